@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { SUBTASKS } from "@/lib/benchmark/subtasks";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+/** The default database file; `STUDIO_DB` overrides it (`:memory:` for a throw-away one). */
+export const DEFAULT_DB_PATH = "data/studio.db";
+
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
+
+export function databasePathFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.STUDIO_DB && env.STUDIO_DB.trim() !== "" ? env.STUDIO_DB : DEFAULT_DB_PATH;
+}
+
+/**
+ * Opens (creating if needed) a database: WAL, foreign keys, busy timeout, migrations applied,
+ * the subtask catalog in place. Every entry point (app, CLIs, tests) goes through here.
+ */
+export function createDb(filename: string = databasePathFromEnv()): Db {
+  if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  const sqlite = new Database(filename);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 10000");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  ensureSubtaskCatalog(db);
+  return db;
+}
+
+function ensureSubtaskCatalog(db: Db): void {
+  db.transaction((tx) => {
+    SUBTASKS.forEach((subtask, position) => {
+      tx.insert(schema.subtasks)
+        .values({ id: subtask.id, family: subtask.family, label: subtask.label, position })
+        .onConflictDoUpdate({
+          target: schema.subtasks.id,
+          set: { family: subtask.family, label: subtask.label, position },
+        })
+        .run();
+    });
+  });
+}

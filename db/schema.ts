@@ -1,0 +1,413 @@
+/**
+ * The whole data flow in one schema:
+ * benchmarks -> instances -> runs (+ steps, file changes, environment, artifacts)
+ * -> verdicts (per judge) -> agreement sets -> labels.  Jobs and users sit beside it.
+ *
+ * Times are UTC ISO-8601 strings (`2026-12-02T10:00:00.000Z`), which sort as text.
+ * JSON columns hold values validated by the zod schemas in `lib/`.
+ */
+import { sql } from "drizzle-orm";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  text("created_at")
+    .notNull()
+    .default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
+
+// ---------------------------------------------------------------- benchmark
+
+export const benchmarks = sqliteTable("benchmarks", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** deveval | sample-corpus | imported */
+  source: text("source").notNull(),
+  seed: integer("seed"),
+  /** How it was built: paths, options, tool versions. */
+  config: text("config", { mode: "json" })
+    .notNull()
+    .default(sql`'{}'`),
+  createdAt: createdAt(),
+});
+
+export const subtasks = sqliteTable("subtasks", {
+  id: text("id").primaryKey(),
+  family: text("family").notNull(),
+  label: text("label").notNull(),
+  position: integer("position").notNull(),
+});
+
+/** One repository as the benchmark saw it; instances store their setup as a change over it. */
+export const repoSnapshots = sqliteTable(
+  "repo_snapshots",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    benchmarkId: text("benchmark_id")
+      .notNull()
+      .references(() => benchmarks.id, { onDelete: "cascade" }),
+    projectPath: text("project_path").notNull(),
+    /** sha256 over the sorted manifest; identifies the snapshot's content. */
+    digest: text("digest").notNull(),
+    fileCount: integer("file_count").notNull(),
+    totalBytes: integer("total_bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("repo_snapshots_benchmark_project").on(t.benchmarkId, t.projectPath)],
+);
+
+export const snapshotFiles = sqliteTable(
+  "snapshot_files",
+  {
+    snapshotId: integer("snapshot_id")
+      .notNull()
+      .references(() => repoSnapshots.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    sha256: text("sha256")
+      .notNull()
+      .references(() => fileContents.sha256),
+    mode: integer("mode").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.snapshotId, t.path] })],
+);
+
+export const instances = sqliteTable(
+  "instances",
+  {
+    id: text("id").primaryKey(),
+    benchmarkId: text("benchmark_id")
+      .notNull()
+      .references(() => benchmarks.id, { onDelete: "cascade" }),
+    subtaskId: text("subtask_id")
+      .notNull()
+      .references(() => subtasks.id),
+    /** The DevEval namespace (or sample id) the instance was derived from. */
+    sourceSample: text("source_sample"),
+    snapshotId: integer("snapshot_id").references(() => repoSnapshots.id),
+    prompt: text("prompt").notNull(),
+    paraphraseIndex: integer("paraphrase_index"),
+    /** BoundaryContract: mustRead, mayChange, expectedCreate, expectedDelete. */
+    contract: text("contract", { mode: "json" }).notNull(),
+    /** GroundTruth: original file, target, signature, docstring, body, dependencies. */
+    groundTruth: text("ground_truth", { mode: "json" }).notNull(),
+    /** Changes applied over the snapshot to set the task up (body removed, file planted, ...). */
+    setup: text("setup", { mode: "json" })
+      .notNull()
+      .default(sql`'[]'`),
+    inEvalSplit: integer("in_eval_split", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("instances_benchmark_subtask").on(t.benchmarkId, t.subtaskId)],
+);
+
+// ---------------------------------------------------------------- runs
+
+/** Content-addressed store: every file body (workspace files, bundle members) is kept once. */
+export const fileContents = sqliteTable("file_contents", {
+  sha256: text("sha256").primaryKey(),
+  size: integer("size").notNull(),
+  isText: integer("is_text", { mode: "boolean" }).notNull(),
+  content: blob("content", { mode: "buffer" }).notNull(),
+});
+
+export const agentConfigs = sqliteTable("agent_configs", {
+  /** sha256 prefix of the canonical JSON of the configuration: same config, same id. */
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  framework: text("framework").notNull(),
+  frameworkVersion: text("framework_version"),
+  model: text("model").notNull(),
+  provider: text("provider").notNull(),
+  tools: text("tools", { mode: "json" }).notNull(),
+  guidelines: text("guidelines"),
+  limits: text("limits", { mode: "json" }).notNull(),
+  options: text("options", { mode: "json" }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** build-benchmark | run-agents | evaluate | ingest | ... */
+    kind: text("kind").notNull(),
+    params: text("params", { mode: "json" }).notNull(),
+    /** queued | running | succeeded | failed | cancelled */
+    status: text("status").notNull().default("queued"),
+    progressDone: integer("progress_done").notNull().default(0),
+    progressTotal: integer("progress_total"),
+    message: text("message"),
+    log: text("log").notNull().default(""),
+    error: text("error"),
+    cancelRequested: integer("cancel_requested", { mode: "boolean" }).notNull().default(false),
+    workerPid: integer("worker_pid"),
+    createdAt: createdAt(),
+    startedAt: text("started_at"),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [index("jobs_status").on(t.status, t.id)],
+);
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    instanceId: text("instance_id")
+      .notNull()
+      .references(() => instances.id),
+    agentConfigId: text("agent_config_id")
+      .notNull()
+      .references(() => agentConfigs.id),
+    /** completed | failed (a run killed at any point is failed with its exit reason) */
+    status: text("status").notNull(),
+    /** finished | step_limit | timeout | output_limit | memory_limit | error | killed | cancelled */
+    exitReason: text("exit_reason").notNull(),
+    error: text("error"),
+    /** Produced by a scripted (mock) model: shown as such everywhere. */
+    scripted: integer("scripted", { mode: "boolean" }).notNull().default(false),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    stepCount: integer("step_count").notNull(),
+    modelCalls: integer("model_calls").notNull().default(0),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    costUsd: real("cost_usd"),
+    taskCompleted: integer("task_completed", { mode: "boolean" }),
+    filesBefore: integer("files_before").notNull(),
+    filesAfter: integer("files_after").notNull(),
+    /** sha256 over the bundle's members: re-importing the same bundle is a no-op. */
+    bundleDigest: text("bundle_digest").notNull(),
+    bundleVersion: integer("bundle_version").notNull(),
+    /** cli | http | runner */
+    importedVia: text("imported_via").notNull(),
+    jobId: integer("job_id").references(() => jobs.id, { onDelete: "set null" }),
+    importedAt: createdAt(),
+  },
+  (t) => [
+    index("runs_instance").on(t.instanceId),
+    index("runs_agent_config").on(t.agentConfigId),
+    index("runs_started_at").on(t.startedAt),
+  ],
+);
+
+export const trajectorySteps = sqliteTable(
+  "trajectory_steps",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    /** The step id from the bundle; citations refer to it. */
+    stepId: text("step_id").notNull(),
+    /** message | tool_call | observation | shell | file_read | file_write | file_delete */
+    kind: text("kind").notNull(),
+    role: text("role"),
+    timestamp: text("timestamp"),
+    text: text("text"),
+    toolName: text("tool_name"),
+    toolArguments: text("tool_arguments", { mode: "json" }),
+    callId: text("call_id"),
+    command: text("command"),
+    exitCode: integer("exit_code"),
+    isError: integer("is_error", { mode: "boolean" }),
+    path: text("path"),
+    durationMs: integer("duration_ms"),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.position] }),
+    uniqueIndex("trajectory_steps_run_step").on(t.runId, t.stepId),
+  ],
+);
+
+export const fileChanges = sqliteTable(
+  "file_changes",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    /** created | updated | deleted (content-hash comparison of full manifests, never mtimes) */
+    kind: text("kind").notNull(),
+    beforeSha256: text("before_sha256").references(() => fileContents.sha256),
+    afterSha256: text("after_sha256").references(() => fileContents.sha256),
+    beforeMode: integer("before_mode"),
+    afterMode: integer("after_mode"),
+    beforeSize: integer("before_size"),
+    afterSize: integer("after_size"),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.path] })],
+);
+
+export const environmentSnapshots = sqliteTable(
+  "environment_snapshots",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    /** before | after */
+    phase: text("phase").notNull(),
+    capturedAt: text("captured_at"),
+    snapshot: text("snapshot", { mode: "json" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.phase] })],
+);
+
+/** Every member of the imported bundle, by content hash: the bundle can be rebuilt exactly. */
+export const runArtifacts = sqliteTable(
+  "run_artifacts",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    /** manifest | trajectory | workspace | content | environment | instance | ast_report | verdicts | native */
+    kind: text("kind").notNull(),
+    sha256: text("sha256")
+      .notNull()
+      .references(() => fileContents.sha256),
+    size: integer("size").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.path] })],
+);
+
+// ---------------------------------------------------------------- evaluation
+
+export const judges = sqliteTable(
+  "judges",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** rule | llm | external */
+    kind: text("kind").notNull(),
+    name: text("name").notNull(),
+    provider: text("provider").notNull().default(""),
+    model: text("model").notNull().default(""),
+    promptVersion: text("prompt_version").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("judges_identity").on(t.kind, t.name, t.provider, t.model, t.promptVersion)],
+);
+
+export const verdicts = sqliteTable(
+  "verdicts",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    metric: text("metric").notNull(),
+    judgeId: integer("judge_id")
+      .notNull()
+      .references(() => judges.id),
+    /** violated | not_violated | not_applicable | invalid (an unparseable judge response) */
+    value: text("value").notNull(),
+    rationale: text("rationale").notNull().default(""),
+    /** [{stepId} | {path, hunk}] */
+    citations: text("citations", { mode: "json" })
+      .notNull()
+      .default(sql`'[]'`),
+    /** Structured evidence naming the element, e.g. "parameter `limit` renamed to `n`". */
+    evidence: text("evidence", { mode: "json" })
+      .notNull()
+      .default(sql`'[]'`),
+    rawResponse: text("raw_response"),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    costUsd: real("cost_usd"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.metric, t.judgeId] }),
+    index("verdicts_judge_metric").on(t.judgeId, t.metric),
+  ],
+);
+
+/** Identical judge requests are answered from here (key: prompt version + model + input hash). */
+export const judgeCache = sqliteTable("judge_cache", {
+  key: text("key").primaryKey(),
+  response: text("response").notNull(),
+  inputTokens: integer("input_tokens"),
+  outputTokens: integer("output_tokens"),
+  createdAt: createdAt(),
+});
+
+// ---------------------------------------------------------------- people and agreement
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  username: text("username").notNull().unique(),
+  displayName: text("display_name").notNull(),
+  /** admin | annotator | viewer */
+  role: text("role").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: createdAt(),
+});
+
+export const sessions = sqliteTable("sessions", {
+  /** sha256 of the session token; the token itself only lives in the cookie. */
+  tokenHash: text("token_hash").primaryKey(),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  expiresAt: text("expires_at").notNull(),
+  createdAt: createdAt(),
+});
+
+export const agreementSets = sqliteTable("agreement_sets", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  seed: integer("seed").notNull(),
+  size: integer("size").notNull(),
+  /** How the set was drawn: strata (subtask x framework x model), filters, judges compared. */
+  design: text("design", { mode: "json" }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const agreementItems = sqliteTable(
+  "agreement_items",
+  {
+    setId: integer("set_id")
+      .notNull()
+      .references(() => agreementSets.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.runId] })],
+);
+
+export const assignments = sqliteTable(
+  "assignments",
+  {
+    setId: integer("set_id")
+      .notNull()
+      .references(() => agreementSets.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    submittedAt: text("submitted_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.userId] })],
+);
+
+export const labels = sqliteTable(
+  "labels",
+  {
+    setId: integer("set_id")
+      .notNull()
+      .references(() => agreementSets.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    metric: text("metric").notNull(),
+    /** violated | not_violated | not_applicable */
+    value: text("value").notNull(),
+    note: text("note"),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.runId, t.userId, t.metric] })],
+);

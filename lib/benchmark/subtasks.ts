@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/**
+ * The subtasks of DESIGN.md section 1. The brief speaks of "10 subtasks" but its table (and the
+ * 7,427 total) has nine rows; these are those nine.
+ */
+export const SUBTASK_IDS = [
+  "codegen_function",
+  "codegen_file",
+  "codegen_repository",
+  "delete_file",
+  "delete_irrelevant_file",
+  "add_new_file",
+  "add_existing_file",
+  "execution",
+  "testing",
+] as const;
+
+export const SubtaskIdSchema = z.enum(SUBTASK_IDS);
+export type SubtaskId = z.infer<typeof SubtaskIdSchema>;
+
+export const FAMILY_IDS = ["code_generation", "file_management", "system_interaction"] as const;
+export const FamilyIdSchema = z.enum(FAMILY_IDS);
+export type FamilyId = z.infer<typeof FamilyIdSchema>;
+
+export interface SubtaskInfo {
+  id: SubtaskId;
+  family: FamilyId;
+  label: string;
+  /** Instances the full DevEval data yields (DESIGN.md section 1). */
+  fullDevEvalCount: number;
+}
+
+export const SUBTASKS: readonly SubtaskInfo[] = [
+  { id: "codegen_function", family: "code_generation", label: "Function-level", fullDevEvalCount: 1253 },
+  { id: "codegen_file", family: "code_generation", label: "File-level", fullDevEvalCount: 1253 },
+  { id: "codegen_repository", family: "code_generation", label: "Repository-level", fullDevEvalCount: 570 },
+  { id: "delete_file", family: "file_management", label: "Delete file", fullDevEvalCount: 1000 },
+  { id: "delete_irrelevant_file", family: "file_management", label: "Delete irrelevant file", fullDevEvalCount: 1050 },
+  { id: "add_new_file", family: "file_management", label: "Add new file", fullDevEvalCount: 904 },
+  { id: "add_existing_file", family: "file_management", label: "Add existing file", fullDevEvalCount: 257 },
+  { id: "execution", family: "system_interaction", label: "Execution", fullDevEvalCount: 570 },
+  { id: "testing", family: "system_interaction", label: "Testing", fullDevEvalCount: 570 },
+];
+
+export const FAMILY_LABELS: Record<FamilyId, string> = {
+  code_generation: "Code Generation",
+  file_management: "File Management",
+  system_interaction: "System Interaction",
+};

@@ -1,0 +1,116 @@
+/**
+ * The import pipeline, framework-free: find bundles under the given paths, read and parse them
+ * concurrently, and hand each parsed bundle to `write` (one transaction each, done by the caller).
+ * A bad bundle is reported and skipped; the good ones still land.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import pLimit from "p-limit";
+import { AppError } from "@/lib/errors/app-error";
+import type { ParsedBundle } from "./parse";
+import { parseBundle } from "./parse";
+import { archiveKindOf, readArchiveFile, readBundleFolder, type BundleFiles, type ReadLimits } from "./read";
+import { BUNDLE_MEMBERS } from "./schema";
+
+export interface BundleSource {
+  /** How the bundle is named in messages: its path as given. */
+  label: string;
+  load(limits: ReadLimits): Promise<BundleFiles>;
+}
+
+export interface DiscoveryResult {
+  sources: BundleSource[];
+  problems: { path: string; message: string }[];
+}
+
+/** A bundle folder, a folder holding bundle folders and archives (searched recursively), or an archive. */
+export async function discoverBundles(paths: readonly string[]): Promise<DiscoveryResult> {
+  const sources: BundleSource[] = [];
+  const problems: DiscoveryResult["problems"] = [];
+  for (const given of paths) {
+    const stat = await fs.stat(given).catch(() => null);
+    if (!stat) {
+      problems.push({ path: given, message: "no such file or folder" });
+      continue;
+    }
+    if (stat.isFile()) {
+      if (archiveKindOf(given)) sources.push(archiveSource(given));
+      else
+        problems.push({
+          path: given,
+          message: "not a bundle: expected a bundle folder, a folder of bundles, or a .tar.gz/.tgz/.tar/.zip archive",
+        });
+      continue;
+    }
+    const found = await findBundlesUnder(given);
+    if (found.length === 0)
+      problems.push({ path: given, message: "no bundle found (no manifest.json, no archive) under this folder" });
+    sources.push(...found);
+  }
+  return { sources, problems };
+}
+
+async function findBundlesUnder(dir: string): Promise<BundleSource[]> {
+  const hasManifest = await fs
+    .stat(path.join(dir, BUNDLE_MEMBERS.manifest))
+    .then((s) => s.isFile())
+    .catch(() => false);
+  if (hasManifest) return [folderSource(dir)];
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  const found: BundleSource[] = [];
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await findBundlesUnder(full)));
+    else if (entry.isFile() && archiveKindOf(entry.name)) found.push(archiveSource(full));
+  }
+  return found;
+}
+
+export function folderSource(dir: string): BundleSource {
+  return { label: dir, load: (limits) => readBundleFolder(dir, dir, limits) };
+}
+
+export function archiveSource(file: string): BundleSource {
+  return { label: file, load: (limits) => readArchiveFile(file, file, limits) };
+}
+
+export type IngestOutcome =
+  | { label: string; ok: true; runId: string; outcome: "imported" | "unchanged" | "replaced" }
+  | { label: string; ok: false; error: string };
+
+export interface IngestOptions {
+  limits: ReadLimits;
+  concurrency: number;
+  write: (bundle: ParsedBundle) => { runId: string; outcome: "imported" | "unchanged" | "replaced" };
+  onResult?: (result: IngestOutcome) => void;
+}
+
+export async function ingestBundles(
+  sources: readonly BundleSource[],
+  options: IngestOptions,
+): Promise<IngestOutcome[]> {
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const results = await Promise.all(
+    sources.map((source) =>
+      limit(async (): Promise<IngestOutcome> => {
+        let result: IngestOutcome;
+        try {
+          const parsed = parseBundle(await source.load(options.limits), source.label);
+          result = { label: source.label, ok: true, ...options.write(parsed) };
+        } catch (error) {
+          result = { label: source.label, ok: false, error: describeError(error, source.label) };
+        }
+        options.onResult?.(result);
+        return result;
+      }),
+    ),
+  );
+  return results;
+}
+
+function describeError(error: unknown, label: string): string {
+  if (error instanceof AppError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${label}: ${message}`;
+}

@@ -1,0 +1,283 @@
+/**
+ * Validates a bundle's members (already read into memory) and turns them into typed data.
+ * Pure: no I/O, no database. Throws a BundleError naming the member, line and field.
+ */
+import { createHash } from "node:crypto";
+import { isUtf8 } from "node:buffer";
+import { InstanceSchema, type Instance } from "@/lib/benchmark/schema";
+import { BundleError } from "./errors";
+import { decodeUtf8, parseJsonMember, parseJsonText } from "./decode";
+import type { BundleFiles } from "./read";
+import {
+  AstReportFileSchema,
+  BUNDLE_MEMBERS,
+  BundleVerdictsSchema,
+  CONTENT_DIR,
+  EnvironmentSnapshotSchema,
+  NATIVE_DIR,
+  RunManifestSchema,
+  TrajectoryStepSchema,
+  WorkspaceManifestSchema,
+  type BundleVerdict,
+  type EnvironmentSnapshot,
+  type ManifestEntry,
+  type RunManifest,
+  type TrajectoryStep,
+  type WorkspaceManifest,
+} from "./schema";
+import { bundleErrorFromZod } from "./errors";
+
+export type ArtifactKind =
+  | "manifest"
+  | "trajectory"
+  | "workspace"
+  | "environment"
+  | "instance"
+  | "ast_report"
+  | "verdicts"
+  | "content"
+  | "native";
+
+export interface ParsedMember {
+  path: string;
+  kind: ArtifactKind;
+  sha256: string;
+  size: number;
+  isText: boolean;
+  data: Buffer;
+}
+
+export type FileChangeKind = "created" | "updated" | "deleted";
+
+export interface FileChange {
+  path: string;
+  kind: FileChangeKind;
+  before: ManifestEntry | null;
+  after: ManifestEntry | null;
+}
+
+export interface ParsedBundle {
+  label: string;
+  /** sha256 over the sorted (path, sha256) of every member. */
+  digest: string;
+  manifest: RunManifest;
+  steps: TrajectoryStep[];
+  workspaceBefore: WorkspaceManifest;
+  workspaceAfter: WorkspaceManifest;
+  changes: FileChange[];
+  environmentBefore: EnvironmentSnapshot | null;
+  environmentAfter: EnvironmentSnapshot | null;
+  instance: Instance | null;
+  verdicts: BundleVerdict[];
+  members: ParsedMember[];
+}
+
+const KNOWN_MEMBERS = new Map<string, ArtifactKind>([
+  [BUNDLE_MEMBERS.manifest, "manifest"],
+  [BUNDLE_MEMBERS.trajectory, "trajectory"],
+  [BUNDLE_MEMBERS.workspaceBefore, "workspace"],
+  [BUNDLE_MEMBERS.workspaceAfter, "workspace"],
+  [BUNDLE_MEMBERS.environmentBefore, "environment"],
+  [BUNDLE_MEMBERS.environmentAfter, "environment"],
+  [BUNDLE_MEMBERS.instance, "instance"],
+  [BUNDLE_MEMBERS.astReport, "ast_report"],
+  [BUNDLE_MEMBERS.verdicts, "verdicts"],
+]);
+
+const REQUIRED_MEMBERS = [
+  BUNDLE_MEMBERS.manifest,
+  BUNDLE_MEMBERS.trajectory,
+  BUNDLE_MEMBERS.workspaceBefore,
+  BUNDLE_MEMBERS.workspaceAfter,
+];
+
+function kindOf(path: string, label: string): ArtifactKind {
+  const known = KNOWN_MEMBERS.get(path);
+  if (known) return known;
+  if (path.startsWith(CONTENT_DIR)) return "content";
+  if (path.startsWith(NATIVE_DIR)) return "native";
+  throw new BundleError(
+    { bundle: label, member: path },
+    "unexpected member: a bundle holds manifest.json, trajectory.jsonl, workspace/, files/, environment/, instance.json, reports/ast.json, verdicts.json and native/ (docs/run-bundle.md)",
+  );
+}
+
+export function sha256Hex(data: Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+export function parseBundle(files: BundleFiles, label: string): ParsedBundle {
+  for (const required of REQUIRED_MEMBERS) {
+    if (!files.has(required)) throw new BundleError({ bundle: label, member: required }, "required member is missing");
+  }
+  const members: ParsedMember[] = [...files.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, data]) => ({
+      path,
+      kind: kindOf(path, label),
+      sha256: sha256Hex(data),
+      size: data.length,
+      isText: isUtf8(data),
+      data,
+    }));
+  const member = (path: string) => files.get(path);
+  const at = (path: string) => ({ bundle: label, member: path });
+
+  const manifest = parseJsonMember(member(BUNDLE_MEMBERS.manifest)!, RunManifestSchema, at(BUNDLE_MEMBERS.manifest));
+  const steps = parseTrajectory(member(BUNDLE_MEMBERS.trajectory)!, label);
+  const workspaceBefore = parseJsonMember(
+    member(BUNDLE_MEMBERS.workspaceBefore)!,
+    WorkspaceManifestSchema,
+    at(BUNDLE_MEMBERS.workspaceBefore),
+  );
+  const workspaceAfter = parseJsonMember(
+    member(BUNDLE_MEMBERS.workspaceAfter)!,
+    WorkspaceManifestSchema,
+    at(BUNDLE_MEMBERS.workspaceAfter),
+  );
+  const changes = diffManifests(workspaceBefore, workspaceAfter);
+  checkContents(changes, members, label);
+
+  const optional = <T>(path: string, parse: (data: Buffer) => T): T | null => {
+    const data = member(path);
+    return data === undefined ? null : parse(data);
+  };
+  const environmentBefore = optional(BUNDLE_MEMBERS.environmentBefore, (d) =>
+    parseJsonMember(d, EnvironmentSnapshotSchema, at(BUNDLE_MEMBERS.environmentBefore)),
+  );
+  const environmentAfter = optional(BUNDLE_MEMBERS.environmentAfter, (d) =>
+    parseJsonMember(d, EnvironmentSnapshotSchema, at(BUNDLE_MEMBERS.environmentAfter)),
+  );
+  const instance = optional(BUNDLE_MEMBERS.instance, (d) =>
+    parseJsonMember(d, InstanceSchema, at(BUNDLE_MEMBERS.instance)),
+  );
+  if (instance && (instance.id !== manifest.instanceId || instance.benchmark !== manifest.benchmark)) {
+    throw new BundleError(
+      { ...at(BUNDLE_MEMBERS.instance), field: instance.id !== manifest.instanceId ? "id" : "benchmark" },
+      `names instance "${instance.benchmark}/${instance.id}" but manifest.json names "${manifest.benchmark}/${manifest.instanceId}"`,
+    );
+  }
+  optional(BUNDLE_MEMBERS.astReport, (d) => parseJsonMember(d, AstReportFileSchema, at(BUNDLE_MEMBERS.astReport)));
+  const verdicts =
+    optional(BUNDLE_MEMBERS.verdicts, (d) => parseJsonMember(d, BundleVerdictsSchema, at(BUNDLE_MEMBERS.verdicts))) ??
+    [];
+  checkCitations(verdicts, steps, label);
+
+  const digest = createHash("sha256");
+  for (const m of members) digest.update(`${m.path}\0${m.sha256}\n`);
+
+  return {
+    label,
+    digest: digest.digest("hex"),
+    manifest,
+    steps,
+    workspaceBefore,
+    workspaceAfter,
+    changes,
+    environmentBefore,
+    environmentAfter,
+    instance,
+    verdicts,
+    members,
+  };
+}
+
+function parseTrajectory(data: Buffer, label: string): TrajectoryStep[] {
+  const location = { bundle: label, member: BUNDLE_MEMBERS.trajectory };
+  const lines = decodeUtf8(data, location).split("\n");
+  const steps: TrajectoryStep[] = [];
+  const firstLineOfId = new Map<string, number>();
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === "") return;
+    const value = parseJsonText(raw, { ...location, line });
+    const result = TrajectoryStepSchema.safeParse(value);
+    if (!result.success) throw bundleErrorFromZod(result.error, { ...location, line });
+    const step = result.data;
+    const previous = firstLineOfId.get(step.id);
+    if (previous !== undefined) {
+      throw new BundleError(
+        { ...location, line, field: "id" },
+        `duplicate step id "${step.id}" (first used on line ${previous})`,
+      );
+    }
+    firstLineOfId.set(step.id, line);
+    steps.push(step);
+  });
+  return steps;
+}
+
+/** Full before/after manifests compared by content hash and mode, never by modification time. */
+export function diffManifests(before: WorkspaceManifest, after: WorkspaceManifest): FileChange[] {
+  const beforeByPath = new Map(before.files.map((e) => [e.path, e]));
+  const afterByPath = new Map(after.files.map((e) => [e.path, e]));
+  const changes: FileChange[] = [];
+  for (const [path, b] of beforeByPath) {
+    const a = afterByPath.get(path);
+    if (!a) changes.push({ path, kind: "deleted", before: b, after: null });
+    else if (a.sha256 !== b.sha256 || a.mode !== b.mode) changes.push({ path, kind: "updated", before: b, after: a });
+  }
+  for (const [path, a] of afterByPath) {
+    if (!beforeByPath.has(path)) changes.push({ path, kind: "created", before: null, after: a });
+  }
+  return changes.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+}
+
+/** Every changed file's before and after content is present under files/<sha256>, and nothing else. */
+function checkContents(changes: FileChange[], members: ParsedMember[], label: string): void {
+  const needed = new Map<string, { entry: ManifestEntry; side: string }>();
+  for (const change of changes) {
+    if (change.before) needed.set(change.before.sha256, { entry: change.before, side: "workspace/before.json" });
+    if (change.after) needed.set(change.after.sha256, { entry: change.after, side: "workspace/after.json" });
+  }
+  const present = new Set<string>();
+  for (const m of members) {
+    if (m.kind !== "content") continue;
+    const name = m.path.slice(CONTENT_DIR.length);
+    const need = needed.get(name);
+    if (!/^[0-9a-f]{64}$/.test(name)) {
+      throw new BundleError(
+        { bundle: label, member: m.path },
+        "content files are named by their sha256 (64 lowercase hex digits)",
+      );
+    }
+    if (!need) {
+      throw new BundleError(
+        { bundle: label, member: m.path },
+        "content is not referenced by any changed file in workspace/",
+      );
+    }
+    if (m.sha256 !== name) {
+      throw new BundleError({ bundle: label, member: m.path }, `hash mismatch: content hashes to ${m.sha256}`);
+    }
+    if (m.size !== need.entry.size) {
+      throw new BundleError(
+        { bundle: label, member: m.path },
+        `size mismatch: ${m.size} bytes, but ${need.side} says ${need.entry.size} for "${need.entry.path}"`,
+      );
+    }
+    present.add(name);
+  }
+  for (const [sha, need] of needed) {
+    if (!present.has(sha)) {
+      throw new BundleError(
+        { bundle: label, member: `${CONTENT_DIR}${sha}` },
+        `missing content of "${need.entry.path}" (changed file, listed in ${need.side})`,
+      );
+    }
+  }
+}
+
+function checkCitations(verdicts: BundleVerdict[], steps: TrajectoryStep[], label: string): void {
+  const ids = new Set(steps.map((s) => s.id));
+  verdicts.forEach((verdict, i) => {
+    verdict.citations.forEach((citation, j) => {
+      if ("stepId" in citation && !ids.has(citation.stepId)) {
+        throw new BundleError(
+          { bundle: label, member: BUNDLE_MEMBERS.verdicts, field: `[${i}].citations[${j}].stepId` },
+          `cites step "${citation.stepId}", which is not in trajectory.jsonl`,
+        );
+      }
+    });
+  });
+}

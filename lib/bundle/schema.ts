@@ -1,0 +1,277 @@
+/**
+ * The run bundle, version 1: one agent run on one instance, as files. Documented in
+ * docs/run-bundle.md; every member is validated by a schema here before anything is stored.
+ */
+import { z } from "zod";
+import { BenchmarkIdSchema, InstanceIdSchema } from "@/lib/benchmark/schema";
+import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
+import { IsoTimeSchema, SafeRelativePathSchema, Sha256Schema } from "./common-schema";
+
+export const BUNDLE_FORMAT = "misbehavior-studio/run-bundle";
+export const BUNDLE_VERSION = 1;
+
+export const BUNDLE_MEMBERS = {
+  manifest: "manifest.json",
+  trajectory: "trajectory.jsonl",
+  workspaceBefore: "workspace/before.json",
+  workspaceAfter: "workspace/after.json",
+  environmentBefore: "environment/before.json",
+  environmentAfter: "environment/after.json",
+  instance: "instance.json",
+  astReport: "reports/ast.json",
+  verdicts: "verdicts.json",
+} as const;
+/** `files/<sha256>`: the content of every changed file, before and after. */
+export const CONTENT_DIR = "files/";
+/** `native/**`: the agent's own transcripts and logs, kept verbatim. */
+export const NATIVE_DIR = "native/";
+
+export const RunIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@+-]{0,199}$/, "a run id of letters, digits and . _ : @ + - (at most 200)");
+
+const Count = z.number().int().min(0);
+
+export const LimitsSchema = z
+  .object({
+    maxSteps: z.number().int().positive().optional(),
+    wallTimeSeconds: z.number().positive().optional(),
+    maxOutputBytes: z.number().int().positive().optional(),
+    memoryBytes: z.number().int().positive().optional(),
+  })
+  .strict();
+
+export const AgentConfigSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    framework: z.string().min(1).max(100),
+    frameworkVersion: z.string().max(100).nullable().default(null),
+    model: z.string().min(1).max(200),
+    provider: z.string().min(1).max(100),
+    tools: z.array(z.string().min(1).max(200)).max(500).default([]),
+    guidelines: z.string().max(200_000).nullable().default(null),
+    limits: LimitsSchema.default({}),
+    /** Anything else that defines the configuration (temperature, Code-KIT on/off, ...). */
+    options: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+
+export const EXIT_REASONS = [
+  "finished",
+  "step_limit",
+  "timeout",
+  "output_limit",
+  "memory_limit",
+  "error",
+  "killed",
+  "cancelled",
+] as const;
+export const ExitReasonSchema = z.enum(EXIT_REASONS);
+
+export const RunManifestSchema = z
+  .object({
+    format: z.literal(BUNDLE_FORMAT),
+    version: z.literal(BUNDLE_VERSION),
+    runId: RunIdSchema,
+    benchmark: BenchmarkIdSchema,
+    instanceId: InstanceIdSchema,
+    agent: AgentConfigSchema,
+    scripted: z.boolean().default(false),
+    status: z.enum(["completed", "failed"]),
+    exitReason: ExitReasonSchema,
+    error: z.string().max(20_000).nullable().default(null),
+    startedAt: IsoTimeSchema,
+    finishedAt: IsoTimeSchema,
+    usage: z
+      .object({
+        modelCalls: Count.default(0),
+        inputTokens: Count.default(0),
+        outputTokens: Count.default(0),
+        costUsd: z.number().min(0).nullable().default(null),
+      })
+      .strict(),
+    taskCompleted: z.boolean().nullable().default(null),
+    producer: z
+      .object({ name: z.string().max(200), version: z.string().max(100) })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((m) => Date.parse(m.finishedAt) >= Date.parse(m.startedAt), {
+    message: "finishedAt is before startedAt",
+    path: ["finishedAt"],
+  });
+export type RunManifest = z.infer<typeof RunManifestSchema>;
+
+// ---------------------------------------------------------------- trajectory
+
+const StepCommon = {
+  id: z.string().min(1).max(200),
+  timestamp: IsoTimeSchema.optional(),
+  durationMs: z.number().min(0).optional(),
+  inputTokens: Count.optional(),
+  outputTokens: Count.optional(),
+};
+
+export const TrajectoryStepSchema = z.discriminatedUnion("kind", [
+  z
+    .object({
+      ...StepCommon,
+      kind: z.literal("message"),
+      role: z.enum(["system", "user", "assistant"]),
+      text: z.string(),
+    })
+    .strict(),
+  z
+    .object({
+      ...StepCommon,
+      kind: z.literal("tool_call"),
+      tool: z.string().min(1).max(200),
+      arguments: z.unknown(),
+      callId: z.string().max(200).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      ...StepCommon,
+      kind: z.literal("observation"),
+      callId: z.string().max(200).optional(),
+      text: z.string(),
+      isError: z.boolean().default(false),
+    })
+    .strict(),
+  z
+    .object({
+      ...StepCommon,
+      kind: z.literal("shell"),
+      callId: z.string().max(200).optional(),
+      command: z.string(),
+      exitCode: z.number().int().nullable(),
+      output: z.string().default(""),
+      timedOut: z.boolean().default(false),
+    })
+    .strict(),
+  ...(["file_read", "file_write", "file_delete"] as const).map((kind) =>
+    z
+      .object({
+        ...StepCommon,
+        kind: z.literal(kind),
+        callId: z.string().max(200).optional(),
+        /** As the agent named it: relative to the workspace, or absolute (outside reads count). */
+        path: z.string().min(1).max(4096),
+      })
+      .strict(),
+  ),
+]);
+export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
+export type StepKind = TrajectoryStep["kind"];
+
+// ---------------------------------------------------------------- workspace
+
+export const ManifestEntrySchema = z
+  .object({
+    path: SafeRelativePathSchema,
+    size: Count,
+    mode: z.number().int().min(0).max(0o177777),
+    sha256: Sha256Schema,
+  })
+  .strict();
+export type ManifestEntry = z.infer<typeof ManifestEntrySchema>;
+
+export const WorkspaceManifestSchema = z
+  .object({
+    files: z.array(ManifestEntrySchema),
+  })
+  .strict()
+  .superRefine((manifest, ctx) => {
+    const seen = new Map<string, number>();
+    manifest.files.forEach((entry, i) => {
+      const first = seen.get(entry.path);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["files", i, "path"],
+          message: `duplicate path "${entry.path}" (first at files[${first}])`,
+        });
+      } else seen.set(entry.path, i);
+    });
+  });
+export type WorkspaceManifest = z.infer<typeof WorkspaceManifestSchema>;
+
+// ---------------------------------------------------------------- environment
+
+export const EnvironmentSnapshotSchema = z
+  .object({
+    capturedAt: IsoTimeSchema,
+    /** null = not captured (never "unchanged"). */
+    git: z
+      .object({
+        head: z.string().nullable(),
+        branch: z.string().nullable(),
+        indexDigest: z.string().nullable().default(null),
+        status: z.array(z.string()).default([]),
+        stash: z.array(z.string()).default([]),
+        refs: z.record(z.string(), z.string()).default({}),
+      })
+      .strict()
+      .nullable(),
+    packages: z
+      .object({
+        python: z
+          .array(z.object({ name: z.string(), version: z.string() }).strict())
+          .nullable()
+          .default(null),
+        system: z
+          .array(z.object({ name: z.string(), version: z.string() }).strict())
+          .nullable()
+          .default(null),
+      })
+      .strict()
+      .nullable(),
+    outsideFiles: z
+      .array(z.object({ path: z.string(), size: Count, sha256: Sha256Schema }).strict())
+      .nullable()
+      .default(null),
+    processes: z
+      .array(z.object({ pid: z.number().int(), command: z.string() }).strict())
+      .nullable()
+      .default(null),
+  })
+  .strict();
+export type EnvironmentSnapshot = z.infer<typeof EnvironmentSnapshotSchema>;
+
+// ---------------------------------------------------------------- optional reports
+
+export const CitationSchema = z.union([
+  z.object({ stepId: z.string().min(1) }).strict(),
+  z.object({ path: z.string().min(1), hunk: z.number().int().min(0).optional() }).strict(),
+]);
+
+export const BundleVerdictSchema = z
+  .object({
+    metric: MetricIdSchema,
+    judge: z
+      .object({
+        kind: z.enum(["rule", "llm", "external"]),
+        name: z.string().min(1).max(200),
+        provider: z.string().max(100).default(""),
+        model: z.string().max(200).default(""),
+        promptVersion: z.string().max(100).default(""),
+      })
+      .strict(),
+    value: VerdictValueSchema,
+    rationale: z.string().max(100_000).default(""),
+    citations: z.array(CitationSchema).default([]),
+    evidence: z.array(z.string()).default([]),
+  })
+  .strict();
+export const BundleVerdictsSchema = z.array(BundleVerdictSchema);
+export type BundleVerdict = z.infer<typeof BundleVerdictSchema>;
+
+/** Per-file AST reports; the analyzer's own schema checks the inside of each report. */
+export const AstReportFileSchema = z
+  .object({
+    files: z.record(z.string(), z.record(z.string(), z.unknown())),
+  })
+  .strict();

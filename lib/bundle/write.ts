@@ -1,0 +1,105 @@
+/**
+ * Building a bundle from a run held in memory, and writing it as a folder, .tar.gz or .zip.
+ * The agent runner, the demo, the benchmarks and the tests all produce bundles through here.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import { create as createTar } from "tar";
+import yazl from "yazl";
+import type { Instance } from "@/lib/benchmark/schema";
+import { canonicalJson } from "@/lib/util/canonical-json";
+import { diffManifests, sha256Hex } from "./parse";
+import type { BundleFiles } from "./read";
+import {
+  BUNDLE_MEMBERS,
+  CONTENT_DIR,
+  NATIVE_DIR,
+  type BundleVerdict,
+  type EnvironmentSnapshot,
+  type ManifestEntry,
+  type RunManifest,
+  type TrajectoryStep,
+  type WorkspaceManifest,
+} from "./schema";
+
+export interface WorkspaceFile {
+  data: Buffer;
+  mode: number;
+}
+
+/** Relative path -> content and mode. */
+export type WorkspaceFiles = Map<string, WorkspaceFile>;
+
+export interface RunRecord {
+  manifest: RunManifest;
+  steps: TrajectoryStep[];
+  before: WorkspaceFiles;
+  after: WorkspaceFiles;
+  environmentBefore?: EnvironmentSnapshot | null;
+  environmentAfter?: EnvironmentSnapshot | null;
+  instance?: Instance | null;
+  verdicts?: BundleVerdict[];
+  astReport?: { files: Record<string, Record<string, unknown>> } | null;
+  /** The agent's own transcripts, by path under native/. */
+  native?: Map<string, Buffer>;
+}
+
+export function manifestOf(files: WorkspaceFiles): WorkspaceManifest {
+  const entries: ManifestEntry[] = [...files.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([p, f]) => ({ path: p, size: f.data.length, mode: f.mode, sha256: sha256Hex(f.data) }));
+  return { files: entries };
+}
+
+const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 1)}\n`);
+
+export function bundleFilesOf(run: RunRecord): BundleFiles {
+  const files: BundleFiles = new Map();
+  const before = manifestOf(run.before);
+  const after = manifestOf(run.after);
+  files.set(BUNDLE_MEMBERS.manifest, json(run.manifest));
+  files.set(BUNDLE_MEMBERS.trajectory, Buffer.from(run.steps.map((s) => `${canonicalJson(s)}\n`).join("")));
+  files.set(BUNDLE_MEMBERS.workspaceBefore, json(before));
+  files.set(BUNDLE_MEMBERS.workspaceAfter, json(after));
+  for (const change of diffManifests(before, after)) {
+    if (change.before) files.set(`${CONTENT_DIR}${change.before.sha256}`, run.before.get(change.path)!.data);
+    if (change.after) files.set(`${CONTENT_DIR}${change.after.sha256}`, run.after.get(change.path)!.data);
+  }
+  if (run.environmentBefore) files.set(BUNDLE_MEMBERS.environmentBefore, json(run.environmentBefore));
+  if (run.environmentAfter) files.set(BUNDLE_MEMBERS.environmentAfter, json(run.environmentAfter));
+  if (run.instance) files.set(BUNDLE_MEMBERS.instance, json(run.instance));
+  if (run.verdicts && run.verdicts.length > 0) files.set(BUNDLE_MEMBERS.verdicts, json(run.verdicts));
+  if (run.astReport) files.set(BUNDLE_MEMBERS.astReport, json(run.astReport));
+  for (const [name, data] of run.native ?? []) files.set(`${NATIVE_DIR}${name}`, data);
+  return files;
+}
+
+export async function writeBundleFolder(dir: string, files: BundleFiles): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  for (const [name, data] of files) {
+    const target = path.join(dir, ...name.split("/"));
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, data);
+  }
+}
+
+/** Writes a .tar.gz holding the bundle at its root (via a folder next to it, removed after). */
+export async function writeBundleTarGz(file: string, files: BundleFiles): Promise<void> {
+  const staging = `${file}.staging`;
+  await fs.rm(staging, { recursive: true, force: true });
+  await writeBundleFolder(staging, files);
+  await createTar({ gzip: true, file, cwd: staging, portable: true }, [...files.keys()]);
+  await fs.rm(staging, { recursive: true, force: true });
+}
+
+export function zipBuffer(files: BundleFiles): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const zip = new yazl.ZipFile();
+    for (const [name, data] of files) zip.addBuffer(data, name);
+    const chunks: Buffer[] = [];
+    zip.outputStream.on("data", (c: Buffer) => chunks.push(c));
+    zip.outputStream.on("error", reject);
+    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
+    zip.end();
+  });
+}

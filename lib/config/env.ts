@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { formatIssuePath } from "@/lib/bundle/errors";
+import { DEFAULT_READ_LIMITS, type ReadLimits } from "@/lib/bundle/read";
+import { AppError } from "@/lib/errors/app-error";
+
+const PositiveInt = z.coerce.number().int().positive();
+
+/** Every environment variable the project reads, documented in the README. */
+export const EnvSchema = z.object({
+  STUDIO_DB: z.string().min(1).optional(),
+  STUDIO_INGEST_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  STUDIO_BUNDLE_MAX_MEMBER_BYTES: PositiveInt.default(DEFAULT_READ_LIMITS.maxMemberBytes),
+  STUDIO_BUNDLE_MAX_BYTES: PositiveInt.default(DEFAULT_READ_LIMITS.maxBundleBytes),
+  STUDIO_BUNDLE_MAX_MEMBERS: PositiveInt.default(DEFAULT_READ_LIMITS.maxMembers),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export function loadEnv(env: NodeJS.ProcessEnv = process.env): Env {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = EnvSchema.safeParse(present);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new AppError(
+      "INVALID_INPUT",
+      `environment variable ${formatIssuePath(issue?.path ?? [])}: ${issue?.message}`,
+    );
+  }
+  return result.data;
+}
+
+export function readLimitsFrom(env: Env): ReadLimits {
+  return {
+    maxMemberBytes: env.STUDIO_BUNDLE_MAX_MEMBER_BYTES,
+    maxBundleBytes: env.STUDIO_BUNDLE_MAX_BYTES,
+    maxMembers: env.STUDIO_BUNDLE_MAX_MEMBERS,
+  };
+}

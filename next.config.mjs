@@ -1,0 +1,10 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
+  serverExternalPackages: ["better-sqlite3"],
+  // The dashboard is served on localhost by the demo; no telemetry, no remote images.
+  images: { unoptimized: true },
+  poweredByHeader: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,77 @@
+/**
+ * npm run bench:ingest -- [--count N] [--concurrency K] [--steps S] [--changed F]
+ * Generates N realistic bundles (50 steps, 5 changed files each by default) and measures a cold
+ * import into a fresh database file. Prints bundles/s and MB/s; the goal is 100 bundles/s.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { createDb } from "@/db/client";
+import { importParsedBundle } from "@/db/queries/run-import";
+import { discoverBundles, ingestBundles } from "@/lib/bundle/ingest";
+import { DEFAULT_READ_LIMITS } from "@/lib/bundle/read";
+import { syntheticRun } from "@/lib/bundle/synthetic";
+import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
+import { parseCliArgs } from "@/lib/cli/args";
+import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
+
+const ArgsSchema = z.object({
+  count: z.coerce.number().int().min(1).max(100_000).default(1000),
+  concurrency: z.coerce.number().int().min(1).max(64).default(4),
+  steps: z.coerce.number().int().min(1).max(10_000).default(50),
+  changed: z.coerce.number().int().min(3).max(100).default(5),
+});
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const { values: args } = parseCliArgs(
+    argv,
+    {
+      count: { type: "string" },
+      concurrency: { type: "string" },
+      steps: { type: "string" },
+      changed: { type: "string" },
+    },
+    ArgsSchema,
+    "usage: npm run bench:ingest -- [--count N] [--concurrency K] [--steps S] [--changed F]",
+  );
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-ingest-"));
+  try {
+    let bytes = 0;
+    for (let i = 0; i < args.count; i++) {
+      const files = bundleFilesOf(syntheticRun({ index: i, seed: 7, steps: args.steps, changedFiles: args.changed }));
+      for (const data of files.values()) bytes += data.length;
+      await writeBundleFolder(path.join(work, "bundles", `run-${i}`), files);
+    }
+    io.stdout.write(
+      `generated ${args.count} bundles (${args.steps} steps, ${args.changed} changed files each), ${(bytes / 1e6).toFixed(1)} MB\n`,
+    );
+
+    const db = createDb(path.join(work, "bench.db"));
+    const started = process.hrtime.bigint();
+    const { sources } = await discoverBundles([path.join(work, "bundles")]);
+    const results = await ingestBundles(sources, {
+      limits: DEFAULT_READ_LIMITS,
+      concurrency: args.concurrency,
+      write: (bundle) => importParsedBundle(db, bundle, { via: "cli" }),
+    });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    db.$client.close();
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length > 0) {
+      io.stderr.write(`${failed.length} bundles failed; first: ${JSON.stringify(failed[0])}\n`);
+      return 1;
+    }
+    const dbBytes = (await fs.stat(path.join(work, "bench.db"))).size;
+    io.stdout.write(
+      `cold import: ${args.count} bundles in ${seconds.toFixed(2)}s = ${(args.count / seconds).toFixed(1)} bundles/s, ` +
+        `${(bytes / 1e6 / seconds).toFixed(1)} MB/s (goal: 100 bundles/s); database ${(dbBytes / 1e6).toFixed(1)} MB, ` +
+        `peak RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB\n`,
+    );
+    return 0;
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+if (isEntryPoint(import.meta.url)) await runMain(main);
