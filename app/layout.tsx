@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Misbehavior Studio",
+  description: "Measure, explain and reduce boundary violations of autonomous coding agents.",
+};
+
+export default function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
+  return (
+    <html lang="en">
+      <body>
+        <header className="topbar">
+          <Link href="/" className="brand">
+            Misbehavior Studio
+          </Link>
+          <nav>
+            <Link href="/runs" data-testid="nav-runs">
+              Runs
+            </Link>
+          </nav>
+        </header>
+        <main className="page">{children}</main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * The pure parts of the HTTP import (POST /api/runs/import): token check, body size cap, and
+ * recognising the archive by its magic bytes rather than trusting Content-Type.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { AppError } from "@/lib/errors/app-error";
+import type { ArchiveKind } from "./read";
+
+export function checkBearerToken(header: string | null, expected: string | undefined): void {
+  if (!expected) {
+    throw new AppError("UNAVAILABLE", "the import endpoint is disabled: set STUDIO_INGEST_TOKEN on the server");
+  }
+  const match = /^Bearer (.+)$/.exec(header ?? "");
+  if (!match?.[1]) throw new AppError("UNAUTHORIZED", "missing Authorization: Bearer <token> header");
+  const digest = (s: string) => createHash("sha256").update(s).digest();
+  if (!timingSafeEqual(digest(match[1]), digest(expected))) throw new AppError("UNAUTHORIZED", "invalid token");
+}
+
+export function archiveKindOfBytes(data: Buffer): ArchiveKind | null {
+  if (data[0] === 0x1f && data[1] === 0x8b) return "tar"; // gzip (a .tar.gz)
+  if (data.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return "zip";
+  if (data.subarray(257, 262).toString("latin1") === "ustar") return "tar";
+  return null;
+}
+
+/** Reads a request body up to `limit` bytes; stops reading and fails as soon as it is over. */
+export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer> {
+  if (!body) throw new AppError("INVALID_INPUT", "empty request body: send one bundle archive (.tar.gz or .zip)");
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw new AppError("TOO_LARGE", `request body exceeds ${limit} bytes (STUDIO_BUNDLE_MAX_BYTES)`);
+    }
+    chunks.push(Buffer.from(value));
+  }
+  if (total === 0) throw new AppError("INVALID_INPUT", "empty request body: send one bundle archive (.tar.gz or .zip)");
+  return Buffer.concat(chunks);
+}

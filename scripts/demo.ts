@@ -1,0 +1,136 @@
+/**
+ * npm run demo -- [--port P] [--smoke]
+ * The main job on the embedded default database (STUDIO_DB, default data/studio.db): prepare the
+ * data, import it, build the dashboard and serve it on http://127.0.0.1:PORT.
+ * --smoke serves, checks the pages answer with the imported data, then stops (used by CI).
+ *
+ * Stages: [1] database  [2] run bundles  [3] import  [4] build  [5] serve.
+ * Stage 2 writes synthetic scripted bundles until the agent runner lands (issue #5); every run it
+ * makes is marked `scripted`, and the dashboard says so.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { createDb, databasePathFromEnv } from "@/db/client";
+import { importParsedBundle } from "@/db/queries/run-import";
+import { discoverBundles, ingestBundles } from "@/lib/bundle/ingest";
+import { DEFAULT_READ_LIMITS } from "@/lib/bundle/read";
+import { syntheticRun } from "@/lib/bundle/synthetic";
+import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
+import { parseCliArgs } from "@/lib/cli/args";
+import { createProgress } from "@/lib/cli/progress";
+import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
+import { AppError } from "@/lib/errors/app-error";
+
+const ArgsSchema = z.object({
+  port: z.coerce.number().int().min(1).max(65535).default(3000),
+  smoke: z.boolean().default(false),
+  runs: z.coerce.number().int().min(1).max(10_000).default(120),
+});
+
+const DEMO_DIR = "data/demo";
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const { values: args } = parseCliArgs(
+    argv,
+    { port: { type: "string" }, smoke: { type: "boolean" }, runs: { type: "string" } },
+    ArgsSchema,
+    "usage: npm run demo -- [--port P] [--runs N] [--smoke]",
+  );
+  const say = (line: string) => io.stdout.write(`${line}\n`);
+  const dbFile = databasePathFromEnv(io.env);
+
+  say(`[1/5] database: ${dbFile}`);
+  const db = createDb(dbFile);
+
+  say(`[2/5] run bundles: ${args.runs} synthetic scripted runs in ${DEMO_DIR}/bundles`);
+  const bundleDir = path.join(DEMO_DIR, "bundles");
+  const progress = createProgress("write", args.runs, io.stderr);
+  for (let i = 0; i < args.runs; i++) {
+    const dir = path.join(bundleDir, `run-${String(i).padStart(4, "0")}`);
+    if (!fs.existsSync(path.join(dir, "manifest.json"))) {
+      await writeBundleFolder(dir, bundleFilesOf(syntheticRun({ index: i, seed: 2026 })));
+    }
+    progress.tick();
+  }
+  progress.finish();
+
+  say(`[3/5] import`);
+  const { sources } = await discoverBundles([bundleDir]);
+  const importProgress = createProgress("import", sources.length, io.stderr);
+  const results = await ingestBundles(sources, {
+    limits: DEFAULT_READ_LIMITS,
+    concurrency: 4,
+    write: (bundle) => importParsedBundle(db, bundle, { via: "cli" }),
+    onResult: (r) => importProgress.tick(!r.ok),
+  });
+  importProgress.finish();
+  db.$client.close();
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length > 0) throw new AppError("INTERNAL", `demo import failed: ${JSON.stringify(failed[0])}`);
+  const imported = results.filter((r) => r.ok && r.outcome === "imported").length;
+  say(`      ${imported} imported, ${results.length - imported} already there`);
+
+  say(`[4/5] build the dashboard (next build)`);
+  const env = { ...io.env, NEXT_TELEMETRY_DISABLED: "1", STUDIO_DB: dbFile };
+  const build = spawnSync("npx", ["next", "build"], { stdio: "inherit", env });
+  if (build.status !== 0) throw new AppError("INTERNAL", `next build failed with exit code ${build.status}`);
+
+  const url = `http://127.0.0.1:${args.port}`;
+  say(`[5/5] serve: ${url}  (Ctrl-C to stop)`);
+  // Its own process group, so that stopping it also stops next-server (STACK.md).
+  const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(args.port)], {
+    stdio: args.smoke ? "ignore" : "inherit",
+    env,
+    detached: true,
+  });
+  const stop = () => {
+    if (server.pid) {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+  };
+  process.once("SIGINT", () => {
+    stop();
+    process.exit(130);
+  });
+  process.once("SIGTERM", () => {
+    stop();
+    process.exit(143);
+  });
+
+  if (!args.smoke) {
+    await new Promise<void>((resolve) => server.once("exit", () => resolve()));
+    return 0;
+  }
+  try {
+    const body = await waitForPage(`${url}/runs`, 60_000);
+    if (!body.includes('data-testid="runs-table"')) throw new AppError("INTERNAL", "the runs page answered without the runs table");
+    say(`smoke check: ${url}/runs answers with the runs table`);
+    return 0;
+  } finally {
+    stop();
+  }
+}
+
+async function waitForPage(url: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = "";
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return await response.text();
+      lastError = `HTTP ${response.status}`;
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new AppError("UNAVAILABLE", `${url} did not answer within ${timeoutMs / 1000}s (${lastError})`);
+}
+
+if (isEntryPoint(import.meta.url)) await runMain(main);
