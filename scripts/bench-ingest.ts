@@ -18,7 +18,7 @@ import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 
 const ArgsSchema = z.object({
   count: z.coerce.number().int().min(1).max(100_000).default(1000),
-  concurrency: z.coerce.number().int().min(1).max(64).default(4),
+  concurrency: z.coerce.number().int().min(1).max(64).default(8),
   steps: z.coerce.number().int().min(1).max(10_000).default(50),
   changed: z.coerce.number().int().min(3).max(100).default(5),
 });
@@ -64,7 +64,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const dbBytes = (await fs.stat(path.join(work, "bench.db"))).size;
     io.stdout.write(
-      `cold import: ${args.count} bundles in ${seconds.toFixed(2)}s = ${(args.count / seconds).toFixed(1)} bundles/s, ` +
+      `cold import (${args.concurrency} bundles in flight): ${args.count} bundles in ${seconds.toFixed(2)}s = ${(args.count / seconds).toFixed(1)} bundles/s, ` +
         `${(bytes / 1e6 / seconds).toFixed(1)} MB/s (goal: 100 bundles/s); database ${(dbBytes / 1e6).toFixed(1)} MB, ` +
         `peak RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB\n`,
     );

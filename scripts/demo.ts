@@ -109,7 +109,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   try {
     const body = await waitForPage(`${url}/runs`, 60_000);
-    if (!body.includes('data-testid="runs-table"')) throw new AppError("INTERNAL", "the runs page answered without the runs table");
+    if (!body.includes('data-testid="runs-table"'))
+      throw new AppError("INTERNAL", "the runs page answered without the runs table");
     say(`smoke check: ${url}/runs answers with the runs table`);
     return 0;
   } finally {

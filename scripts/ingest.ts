@@ -17,7 +17,7 @@ const USAGE = "usage: npm run ingest -- PATH... [--replace] [--concurrency N] [-
 const ArgsSchema = z.object({
   replace: z.boolean().default(false),
   json: z.boolean().default(false),
-  concurrency: z.coerce.number().int().min(1).max(64).default(4),
+  concurrency: z.coerce.number().int().min(1).max(64).default(8),
 });
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

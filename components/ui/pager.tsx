@@ -1,6 +1,16 @@
 import Link from "next/link";
 
-export function Pager({ page, pageSize, total, basePath }: { page: number; pageSize: number; total: number; basePath: string }) {
+export function Pager({
+  page,
+  pageSize,
+  total,
+  basePath,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  basePath: string;
+}) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages === 1) return null;
   return (

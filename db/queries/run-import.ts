@@ -46,7 +46,21 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
         `${bundle.label}: run "${runId}" was already imported from a different bundle; pass --replace to overwrite it`,
       );
     }
-    if (existing) tx.delete(t.runs).where(eq(t.runs.id, runId)).run();
+    if (existing) {
+      const inAgreementSet = tx
+        .select({ setId: t.agreementItems.setId })
+        .from(t.agreementItems)
+        .where(eq(t.agreementItems.runId, runId))
+        .get();
+      if (inAgreementSet) {
+        throw new AppError(
+          "CONFLICT",
+          `${bundle.label}: run "${runId}" is in an agreement set; replacing it would detach its human labels`,
+        );
+      }
+      // Cascades to the run's steps, changes, snapshots, artifacts and verdicts: all were about the old bundle.
+      tx.delete(t.runs).where(eq(t.runs.id, runId)).run();
+    }
 
     ensureInstance(tx, bundle);
     const configId = agentConfigId(manifest.agent);

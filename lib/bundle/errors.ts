@@ -28,7 +28,7 @@ export function formatLocation(location: BundleLocation): string {
   let text = location.bundle;
   if (location.member) text += `: ${location.member}`;
   if (location.line !== undefined) text += ` line ${location.line}`;
-  if (location.field) text += `${location.line !== undefined ? "," : ""} field "${location.field}"`;
+  if (location.field) text += `, field "${location.field}"`;
   return text;
 }
 

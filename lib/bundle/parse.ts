@@ -154,14 +154,16 @@ export function parseBundle(files: BundleFiles, label: string): ParsedBundle {
   if (instance && (instance.id !== manifest.instanceId || instance.benchmark !== manifest.benchmark)) {
     throw new BundleError(
       { ...at(BUNDLE_MEMBERS.instance), field: instance.id !== manifest.instanceId ? "id" : "benchmark" },
-      `names instance "${instance.benchmark}/${instance.id}" but manifest.json names "${manifest.benchmark}/${manifest.instanceId}"`,
+      instance.id !== manifest.instanceId
+        ? `names instance "${instance.id}" but manifest.json names "${manifest.instanceId}"`
+        : `names benchmark "${instance.benchmark}" but manifest.json names "${manifest.benchmark}"`,
     );
   }
   optional(BUNDLE_MEMBERS.astReport, (d) => parseJsonMember(d, AstReportFileSchema, at(BUNDLE_MEMBERS.astReport)));
   const verdicts =
     optional(BUNDLE_MEMBERS.verdicts, (d) => parseJsonMember(d, BundleVerdictsSchema, at(BUNDLE_MEMBERS.verdicts))) ??
     [];
-  checkCitations(verdicts, steps, label);
+  checkVerdicts(verdicts, steps, label);
 
   const digest = createHash("sha256");
   for (const m of members) digest.update(`${m.path}\0${m.sha256}\n`);
@@ -225,23 +227,26 @@ export function diffManifests(before: WorkspaceManifest, after: WorkspaceManifes
 
 /** Every changed file's before and after content is present under files/<sha256>, and nothing else. */
 function checkContents(changes: FileChange[], members: ParsedMember[], label: string): void {
-  const needed = new Map<string, { entry: ManifestEntry; side: string }>();
+  // Each content hash, with every changed entry that has it (their sizes must all match).
+  const needed = new Map<string, { entry: ManifestEntry; side: string }[]>();
+  const need = (entry: ManifestEntry, side: string) =>
+    needed.set(entry.sha256, [...(needed.get(entry.sha256) ?? []), { entry, side }]);
   for (const change of changes) {
-    if (change.before) needed.set(change.before.sha256, { entry: change.before, side: "workspace/before.json" });
-    if (change.after) needed.set(change.after.sha256, { entry: change.after, side: "workspace/after.json" });
+    if (change.before) need(change.before, "workspace/before.json");
+    if (change.after) need(change.after, "workspace/after.json");
   }
   const present = new Set<string>();
   for (const m of members) {
     if (m.kind !== "content") continue;
     const name = m.path.slice(CONTENT_DIR.length);
-    const need = needed.get(name);
+    const users = needed.get(name);
     if (!/^[0-9a-f]{64}$/.test(name)) {
       throw new BundleError(
         { bundle: label, member: m.path },
         "content files are named by their sha256 (64 lowercase hex digits)",
       );
     }
-    if (!need) {
+    if (!users) {
       throw new BundleError(
         { bundle: label, member: m.path },
         "content is not referenced by any changed file in workspace/",
@@ -250,27 +255,39 @@ function checkContents(changes: FileChange[], members: ParsedMember[], label: st
     if (m.sha256 !== name) {
       throw new BundleError({ bundle: label, member: m.path }, `hash mismatch: content hashes to ${m.sha256}`);
     }
-    if (m.size !== need.entry.size) {
+    const wrongSize = users.find((u) => u.entry.size !== m.size);
+    if (wrongSize) {
       throw new BundleError(
         { bundle: label, member: m.path },
-        `size mismatch: ${m.size} bytes, but ${need.side} says ${need.entry.size} for "${need.entry.path}"`,
+        `size mismatch: ${m.size} bytes, but ${wrongSize.side} says ${wrongSize.entry.size} for "${wrongSize.entry.path}"`,
       );
     }
     present.add(name);
   }
-  for (const [sha, need] of needed) {
-    if (!present.has(sha)) {
+  for (const [sha, [first]] of needed) {
+    if (first && !present.has(sha)) {
       throw new BundleError(
         { bundle: label, member: `${CONTENT_DIR}${sha}` },
-        `missing content of "${need.entry.path}" (changed file, listed in ${need.side})`,
+        `missing content of "${first.entry.path}" (changed file, listed in ${first.side})`,
       );
     }
   }
 }
 
-function checkCitations(verdicts: BundleVerdict[], steps: TrajectoryStep[], label: string): void {
+function checkVerdicts(verdicts: BundleVerdict[], steps: TrajectoryStep[], label: string): void {
   const ids = new Set(steps.map((s) => s.id));
+  const firstIndexOf = new Map<string, number>();
   verdicts.forEach((verdict, i) => {
+    const { judge } = verdict;
+    const key = [verdict.metric, judge.kind, judge.name, judge.provider, judge.model, judge.promptVersion].join("\0");
+    const first = firstIndexOf.get(key);
+    if (first !== undefined) {
+      throw new BundleError(
+        { bundle: label, member: BUNDLE_MEMBERS.verdicts, field: `[${i}]` },
+        `second verdict on "${verdict.metric}" by judge "${judge.name}" (first at [${first}])`,
+      );
+    }
+    firstIndexOf.set(key, i);
     verdict.citations.forEach((citation, j) => {
       if ("stepId" in citation && !ids.has(citation.stepId)) {
         throw new BundleError(

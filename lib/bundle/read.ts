@@ -48,7 +48,8 @@ class MemberCollector {
   ) {}
 
   checkName(name: string): string {
-    const clean = name.replace(/\/+$/, "");
+    // `tar -C run -czf run.tgz .` writes `./manifest.json`: a leading `./` is harmless, drop it.
+    const clean = name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
     const problem = explainUnsafeRelativePath(clean);
     if (problem) throw new BundleError({ bundle: this.label, member: name }, `member name ${problem}`);
     return clean;
@@ -89,7 +90,12 @@ class MemberCollector {
     if (target.startsWith("/")) {
       throw new BundleError({ bundle: this.label, member: clean }, `link points to an absolute path "${target}"`);
     }
-    const resolved = path.posix.normalize(fromRoot ? target : path.posix.join(path.posix.dirname(clean), target));
+    if (this.files.size + this.links.size >= this.limits.maxMembers) {
+      throw new BundleError({ bundle: this.label }, `more than ${this.limits.maxMembers} members`, "TOO_LARGE");
+    }
+    const resolved = path.posix.normalize(
+      fromRoot ? target.replace(/^(\.\/)+/, "") : path.posix.join(path.posix.dirname(clean), target),
+    );
     if (resolved === ".." || resolved.startsWith("../") || resolved === ".") {
       throw new BundleError({ bundle: this.label, member: clean }, `link escapes the bundle (-> "${target}")`);
     }
@@ -206,6 +212,7 @@ function readTar(data: Buffer, label: string, limits: ReadLimits): Promise<Bundl
         try {
           const name = entry.path;
           if (entry.type === "Directory") {
+            if (name.replace(/^(\.\/)+/, "") === "." || name === "./") return entry.resume();
             collector.checkName(name);
             return entry.resume();
           }

@@ -8,13 +8,22 @@ import { AppError, httpStatusOf, publicMessageOf } from "@/lib/errors/app-error"
 
 export const runtime = "nodejs";
 
+/** A bad server setting is the operator's problem, not the client's: 500, details in the log. */
+function serverEnv() {
+  try {
+    return loadEnv();
+  } catch (error) {
+    throw new AppError("INTERNAL", "server configuration error", { cause: error });
+  }
+}
+
 /**
  * POST /api/runs/import — remote workers push one run bundle (.tar.gz or .zip) per request.
  * Authorization: Bearer $STUDIO_INGEST_TOKEN. Same validation and transaction as `npm run ingest`.
  */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const env = loadEnv();
+    const env = serverEnv();
     checkBearerToken(request.headers.get("authorization"), env.STUDIO_INGEST_TOKEN);
     const limits = readLimitsFrom(env);
     const data = await readBodyCapped(request.body, limits.maxBundleBytes);
@@ -23,7 +32,10 @@ export async function POST(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const label = (url.searchParams.get("name") ?? "request body").slice(0, 200);
     const parsed = parseBundle(await readArchiveBuffer(data, kind, label, limits), label);
-    const result = importParsedBundle(getAppDb(), parsed, { via: "http", replace: url.searchParams.get("replace") === "1" });
+    const result = importParsedBundle(getAppDb(), parsed, {
+      via: "http",
+      replace: url.searchParams.get("replace") === "1",
+    });
     return Response.json(result, { status: result.outcome === "unchanged" ? 200 : 201 });
   } catch (error) {
     const status = httpStatusOf(error);
