@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
 import type { z } from "zod";
 import { BundleError, bundleErrorFromZod, type BundleLocation } from "./errors";
 
@@ -34,18 +35,20 @@ function firstNonUtf8Line(data: Buffer): number {
 export function parseJsonText(text: string, location: BundleLocation): unknown {
   try {
     return JSON.parse(text);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message)?.[1];
-    const line = position === undefined ? location.line : lineOfOffset(text, Number(position), location.line);
-    return throwBundle({ ...location, line }, `invalid JSON: ${message}`);
+  } catch {
+    // V8's message has no position for many errors and may quote raw source across lines;
+    // jsonc-parser (in strict JSON mode) gives the offset and a code instead.
+    const errors: ParseError[] = [];
+    parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+    const first = errors[0];
+    const offset = first?.offset ?? text.length;
+    const before = text.slice(0, offset);
+    const lineInText = before.split("\n").length;
+    const column = offset - before.lastIndexOf("\n");
+    const line = (location.line ?? 1) + lineInText - 1;
+    const what = first ? printParseErrorCode(first.error) : "InvalidJSON";
+    return throwBundle({ ...location, line }, `invalid JSON: ${what} at column ${column}`);
   }
-}
-
-function lineOfOffset(text: string, offset: number, baseLine: number | undefined): number {
-  let line = baseLine ?? 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }
 
 function throwBundle(location: BundleLocation, problem: string): never {

@@ -18,10 +18,16 @@ export class BundleError extends AppError {
   readonly problem: string;
 
   constructor(location: BundleLocation, problem: string, code: ErrorCode = "BUNDLE_INVALID") {
-    super(code, `${formatLocation(location)}: ${problem}`);
+    super(code, oneLine(`${formatLocation(location)}: ${problem}`));
     this.location = location;
     this.problem = problem;
   }
+}
+
+/** Messages are one line: control characters from names or values are shown escaped. */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- escaping exactly these
+  return text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
 export function formatLocation(location: BundleLocation): string {

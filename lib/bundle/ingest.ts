@@ -55,7 +55,7 @@ export async function discoverBundles(paths: readonly string[]): Promise<Discove
         });
       continue;
     }
-    const found = await findBundlesUnder(given);
+    const found = await findBundlesUnder(given, problems);
     if (found.length === 0)
       problems.push({ path: given, message: "no bundle found (no manifest.json, no archive) under this folder" });
     sources.push(...found);
@@ -63,7 +63,7 @@ export async function discoverBundles(paths: readonly string[]): Promise<Discove
   return { sources, problems };
 }
 
-async function findBundlesUnder(dir: string): Promise<BundleSource[]> {
+async function findBundlesUnder(dir: string, problems: DiscoveryResult["problems"]): Promise<BundleSource[]> {
   const hasManifest = await fs
     .stat(path.join(dir, BUNDLE_MEMBERS.manifest))
     .then((s) => s.isFile())
@@ -71,10 +71,15 @@ async function findBundlesUnder(dir: string): Promise<BundleSource[]> {
   if (hasManifest) return [folderSource(dir)];
   const entries = await fs.readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  // A folder with a bundle's other members but no manifest is a broken bundle, not a plain folder.
+  if (entries.some((e) => e.name === BUNDLE_MEMBERS.trajectory || (e.name === "workspace" && e.isDirectory()))) {
+    problems.push({ path: dir, message: "looks like a bundle (trajectory.jsonl or workspace/) but has no manifest.json" });
+    return [];
+  }
   const found: BundleSource[] = [];
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...(await findBundlesUnder(full)));
+    if (entry.isDirectory()) found.push(...(await findBundlesUnder(full, problems)));
     else if (entry.isFile() && archiveKindOf(entry.name)) found.push(archiveSource(full));
   }
   return found;

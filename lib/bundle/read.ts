@@ -87,6 +87,9 @@ class MemberCollector {
   /** A link inside an archive; `fromRoot` for hard links, whose target is archive-relative. */
   addLink(name: string, target: string, fromRoot: boolean): void {
     const clean = this.checkName(name);
+    if (this.files.has(clean) || this.links.has(clean)) {
+      throw new BundleError({ bundle: this.label, member: clean }, "member appears twice");
+    }
     if (target.startsWith("/")) {
       throw new BundleError({ bundle: this.label, member: clean }, `link points to an absolute path "${target}"`);
     }
@@ -111,6 +114,8 @@ class MemberCollector {
           `link points to "${target}", which is not a file in the bundle`,
         );
       }
+      // A link's bytes count against the limits like a copy would: it becomes a member of its own.
+      this.checkSize(name, data.length);
       this.files.set(name, data);
     }
     return stripSingleTopFolder(this.files);
