@@ -16,6 +16,9 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
             Misbehavior Studio
           </Link>
           <nav>
+            <Link href="/benchmarks" data-testid="nav-benchmarks">
+              Benchmarks
+            </Link>
             <Link href="/runs" data-testid="nav-runs">
               Runs
             </Link>

@@ -79,6 +79,8 @@ export const instances = sqliteTable(
     subtaskId: text("subtask_id")
       .notNull()
       .references(() => subtasks.id),
+    /** `<Topic>/<repo>`: the repository the instance is set in. */
+    projectPath: text("project_path"),
     /** The DevEval namespace (or sample id) the instance was derived from. */
     sourceSample: text("source_sample"),
     snapshotId: integer("snapshot_id").references(() => repoSnapshots.id),

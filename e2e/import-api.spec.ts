@@ -23,12 +23,18 @@ test("a pushed bundle lands once, shows in the list, and a bad one leaves no tra
   const body = await zipBuffer(bundleFilesOf(run));
   const before = countRows("runs");
 
-  const first = await request.post("/api/runs/import", { data: body, headers: { ...auth, "Content-Type": "application/zip" } });
+  const first = await request.post("/api/runs/import", {
+    data: body,
+    headers: { ...auth, "Content-Type": "application/zip" },
+  });
   expect(first.status()).toBe(201);
   expect(await first.json()).toEqual({ runId: run.manifest.runId, outcome: "imported" });
   expect(countRows("runs")).toBe(before + 1);
 
-  const again = await request.post("/api/runs/import", { data: body, headers: { ...auth, "Content-Type": "application/zip" } });
+  const again = await request.post("/api/runs/import", {
+    data: body,
+    headers: { ...auth, "Content-Type": "application/zip" },
+  });
   expect(again.status()).toBe(200);
   expect((await again.json()).outcome).toBe("unchanged");
 

@@ -26,7 +26,6 @@ export class BundleError extends AppError {
 
 /** Messages are one line: control characters from names or values are shown escaped. */
 function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex -- escaping exactly these
   return text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 

@@ -73,7 +73,10 @@ async function findBundlesUnder(dir: string, problems: DiscoveryResult["problems
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   // A folder with a bundle's other members but no manifest is a broken bundle, not a plain folder.
   if (entries.some((e) => e.name === BUNDLE_MEMBERS.trajectory || (e.name === "workspace" && e.isDirectory()))) {
-    problems.push({ path: dir, message: "looks like a bundle (trajectory.jsonl or workspace/) but has no manifest.json" });
+    problems.push({
+      path: dir,
+      message: "looks like a bundle (trajectory.jsonl or workspace/) but has no manifest.json",
+    });
     return [];
   }
   const found: BundleSource[] = [];

@@ -5,7 +5,7 @@
 export function explainUnsafeRelativePath(p: string): string | null {
   if (p.length === 0) return "is empty";
   if (p.includes("\0")) return "contains a NUL byte";
-  // eslint-disable-next-line no-control-regex -- that is the point: names must be printable
+
   if (/[\x00-\x1f\x7f]/.test(p)) return "contains a control character";
   if (p.includes("\\")) return "contains a backslash (use POSIX '/' separators)";
   if (p.startsWith("/") || /^[A-Za-z]:/.test(p)) return "is absolute";

@@ -1,0 +1,367 @@
+/**
+ * Benchmarks in the database: saving a build (one transaction), reading summaries and instances,
+ * and materializing an instance's workspace from its repository snapshot plus its setup.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import type { BuiltBenchmark } from "@/lib/benchmark/build";
+import { InstanceSchema, type Instance } from "@/lib/benchmark/schema";
+import { SUBTASKS, type SubtaskId } from "@/lib/benchmark/subtasks";
+import { sha256Hex } from "@/lib/bundle/parse";
+import { AppError } from "@/lib/errors/app-error";
+import type { Db } from "../client";
+import * as t from "../schema";
+import { instanceRow } from "./run-import";
+
+/** A setup change as stored: new content by hash, or a deletion. */
+export type StoredSetupChange = { path: string; sha256: string } | { path: string; delete: true };
+
+export interface SaveSummary {
+  instances: number;
+  removed: number;
+  keptWithRuns: number;
+  snapshots: number;
+  contentBytes: number;
+}
+
+interface PreparedContent {
+  sha256: string;
+  data: Buffer;
+}
+
+export function saveBenchmark(
+  db: Db,
+  built: BuiltBenchmark,
+  meta: { name: string; source: string; config: Record<string, unknown> },
+): SaveSummary {
+  // Hash everything first; the transaction below only writes.
+  const contents = new Map<string, PreparedContent>();
+  const addContent = (data: Buffer) => {
+    const sha256 = sha256Hex(data);
+    if (!contents.has(sha256)) contents.set(sha256, { sha256, data });
+    return sha256;
+  };
+  const snapshots = [...built.snapshots.entries()].map(([projectPath, files]) => {
+    const entries = [...files.entries()].map(([p, f]) => ({
+      path: p,
+      sha256: addContent(f.data),
+      mode: f.mode,
+      size: f.data.length,
+    }));
+    const digest = createHash("sha256");
+    for (const e of entries) digest.update(`${e.path}\0${e.sha256}\0${e.mode}\n`);
+    return { projectPath, entries, digest: digest.digest("hex") };
+  });
+  const setups = new Map(
+    built.instances.map((b) => [
+      b.instance.id,
+      b.setup.map((c): StoredSetupChange =>
+        c.content === null ? { path: c.path, delete: true } : { path: c.path, sha256: addContent(c.content) },
+      ),
+    ]),
+  );
+
+  return db.transaction((tx) => {
+    tx.insert(t.benchmarks)
+      .values({ id: built.id, name: meta.name, source: meta.source, seed: built.seed, config: meta.config })
+      .onConflictDoUpdate({
+        target: t.benchmarks.id,
+        set: { name: meta.name, source: meta.source, seed: built.seed, config: meta.config },
+      })
+      .run();
+
+    const insertContent = db.$client.prepare(
+      "INSERT INTO file_contents (sha256, size, is_text, content) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    );
+    let contentBytes = 0;
+    for (const c of contents.values()) {
+      contentBytes += c.data.length;
+      insertContent.run(c.sha256, c.data.length, isUtf8Buffer(c.data) ? 1 : 0, c.data);
+    }
+
+    const snapshotIds = new Map<string, number>();
+    const insertFile = db.$client.prepare(
+      "INSERT INTO snapshot_files (snapshot_id, path, sha256, mode) VALUES (?, ?, ?, ?)",
+    );
+    for (const snapshot of snapshots) {
+      const existing = tx
+        .select()
+        .from(t.repoSnapshots)
+        .where(and(eq(t.repoSnapshots.benchmarkId, built.id), eq(t.repoSnapshots.projectPath, snapshot.projectPath)))
+        .get();
+      if (existing?.digest === snapshot.digest) {
+        snapshotIds.set(snapshot.projectPath, existing.id);
+        continue;
+      }
+      const values = {
+        digest: snapshot.digest,
+        fileCount: snapshot.entries.length,
+        totalBytes: snapshot.entries.reduce((n, e) => n + e.size, 0),
+      };
+      let id: number;
+      if (existing) {
+        tx.update(t.repoSnapshots).set(values).where(eq(t.repoSnapshots.id, existing.id)).run();
+        tx.delete(t.snapshotFiles).where(eq(t.snapshotFiles.snapshotId, existing.id)).run();
+        id = existing.id;
+      } else {
+        id = tx
+          .insert(t.repoSnapshots)
+          .values({ benchmarkId: built.id, projectPath: snapshot.projectPath, ...values })
+          .returning({ id: t.repoSnapshots.id })
+          .get().id;
+      }
+      for (const e of snapshot.entries) insertFile.run(id, e.path, e.sha256, e.mode);
+      snapshotIds.set(snapshot.projectPath, id);
+    }
+
+    for (const b of built.instances) {
+      const row = {
+        ...instanceRow(b.instance),
+        projectPath: b.projectPath,
+        snapshotId: snapshotIds.get(b.projectPath) ?? null,
+        setup: setups.get(b.instance.id) ?? [],
+        inEvalSplit: b.inEvalSplit,
+      };
+      const { id: _id, ...update } = row;
+      tx.insert(t.instances).values(row).onConflictDoUpdate({ target: t.instances.id, set: update }).run();
+    }
+
+    // Instances this build no longer produces go, unless runs were made on them.
+    const wanted = new Set(built.instances.map((b) => b.instance.id));
+    const stale = tx
+      .select({
+        id: t.instances.id,
+        runs: sql<number>`(SELECT count(*) FROM runs WHERE runs.instance_id = ${t.instances.id})`,
+      })
+      .from(t.instances)
+      .where(eq(t.instances.benchmarkId, built.id))
+      .all()
+      .filter((r) => !wanted.has(r.id));
+    const removable = stale.filter((r) => r.runs === 0).map((r) => r.id);
+    for (let i = 0; i < removable.length; i += 500) {
+      tx.delete(t.instances)
+        .where(inArray(t.instances.id, removable.slice(i, i + 500)))
+        .run();
+    }
+    return {
+      instances: built.instances.length,
+      removed: removable.length,
+      keptWithRuns: stale.length - removable.length,
+      snapshots: snapshots.length,
+      contentBytes,
+    };
+  });
+}
+
+function isUtf8Buffer(data: Buffer): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface BenchmarkSummary {
+  id: string;
+  name: string;
+  source: string;
+  seed: number | null;
+  config: Record<string, unknown>;
+  createdAt: string;
+  subtasks: { id: SubtaskId; family: string; label: string; instances: number; inSplit: number }[];
+  total: number;
+  snapshots: { projectPath: string; fileCount: number; totalBytes: number }[];
+}
+
+export function listBenchmarks(db: Db): { id: string; name: string; source: string; instances: number }[] {
+  return db
+    .select({
+      id: t.benchmarks.id,
+      name: t.benchmarks.name,
+      source: t.benchmarks.source,
+      instances: count(t.instances.id),
+    })
+    .from(t.benchmarks)
+    .leftJoin(t.instances, eq(t.instances.benchmarkId, t.benchmarks.id))
+    .groupBy(t.benchmarks.id)
+    .orderBy(asc(t.benchmarks.id))
+    .all();
+}
+
+export function getBenchmarkSummary(db: Db, id: string): BenchmarkSummary | null {
+  const benchmark = db.select().from(t.benchmarks).where(eq(t.benchmarks.id, id)).get();
+  if (!benchmark) return null;
+  const rows = db
+    .select({
+      subtaskId: t.instances.subtaskId,
+      instances: count(),
+      inSplit: sql<number>`sum(${t.instances.inEvalSplit})`,
+    })
+    .from(t.instances)
+    .where(eq(t.instances.benchmarkId, id))
+    .groupBy(t.instances.subtaskId)
+    .all();
+  const bySubtask = new Map(rows.map((r) => [r.subtaskId, r]));
+  const subtasks = SUBTASKS.map((s) => ({
+    id: s.id,
+    family: s.family,
+    label: s.label,
+    instances: bySubtask.get(s.id)?.instances ?? 0,
+    inSplit: Number(bySubtask.get(s.id)?.inSplit ?? 0),
+  }));
+  const snapshots = db
+    .select({
+      projectPath: t.repoSnapshots.projectPath,
+      fileCount: t.repoSnapshots.fileCount,
+      totalBytes: t.repoSnapshots.totalBytes,
+    })
+    .from(t.repoSnapshots)
+    .where(eq(t.repoSnapshots.benchmarkId, id))
+    .orderBy(asc(t.repoSnapshots.projectPath))
+    .all();
+  return {
+    id: benchmark.id,
+    name: benchmark.name,
+    source: benchmark.source,
+    seed: benchmark.seed,
+    config: benchmark.config as Record<string, unknown>,
+    createdAt: benchmark.createdAt,
+    subtasks,
+    total: subtasks.reduce((n, s) => n + s.instances, 0),
+    snapshots,
+  };
+}
+
+export interface InstanceListRow {
+  id: string;
+  subtaskId: string;
+  projectPath: string | null;
+  sourceSample: string | null;
+  inEvalSplit: boolean;
+}
+
+export function listInstances(
+  db: Db,
+  options: { benchmarkId: string; subtask?: SubtaskId; splitOnly?: boolean; limit: number; offset: number },
+): { rows: InstanceListRow[]; total: number } {
+  const where = and(
+    eq(t.instances.benchmarkId, options.benchmarkId),
+    options.subtask ? eq(t.instances.subtaskId, options.subtask) : undefined,
+    options.splitOnly ? eq(t.instances.inEvalSplit, true) : undefined,
+  );
+  const rows = db
+    .select({
+      id: t.instances.id,
+      subtaskId: t.instances.subtaskId,
+      projectPath: t.instances.projectPath,
+      sourceSample: t.instances.sourceSample,
+      inEvalSplit: t.instances.inEvalSplit,
+    })
+    .from(t.instances)
+    .where(where)
+    .orderBy(asc(t.instances.id))
+    .limit(options.limit)
+    .offset(options.offset)
+    .all();
+  const total = db.select({ n: count() }).from(t.instances).where(where).get()?.n ?? 0;
+  return { rows, total };
+}
+
+export interface InstanceDetail {
+  instance: Instance;
+  projectPath: string | null;
+  inEvalSplit: boolean;
+  setup: StoredSetupChange[];
+  /** The target file as the agent finds it (after setup), when the instance has one. */
+  workspaceFile: { path: string; content: string } | null;
+  /** The same file before setup (the original repository). */
+  originalFile: { path: string; content: string } | null;
+}
+
+export function getInstance(db: Db, id: string): InstanceDetail | null {
+  const row = db.select().from(t.instances).where(eq(t.instances.id, id)).get();
+  if (!row) return null;
+  const instance = InstanceSchema.parse({
+    id: row.id,
+    benchmark: row.benchmarkId,
+    subtask: row.subtaskId,
+    sourceSample: row.sourceSample,
+    prompt: row.prompt,
+    paraphraseIndex: row.paraphraseIndex,
+    contract: row.contract,
+    groundTruth: row.groundTruth,
+  });
+  const setup = row.setup as StoredSetupChange[];
+  const file = instance.groundTruth.originalFile;
+  const readText = (sha256: string | undefined) => {
+    if (!sha256) return null;
+    const content = db
+      .select({ content: t.fileContents.content })
+      .from(t.fileContents)
+      .where(eq(t.fileContents.sha256, sha256))
+      .get();
+    return content ? content.content.toString("utf8") : null;
+  };
+  let originalFile: InstanceDetail["originalFile"] = null;
+  let workspaceFile: InstanceDetail["workspaceFile"] = null;
+  if (file && row.snapshotId !== null) {
+    const snap = db
+      .select({ sha256: t.snapshotFiles.sha256 })
+      .from(t.snapshotFiles)
+      .where(and(eq(t.snapshotFiles.snapshotId, row.snapshotId), eq(t.snapshotFiles.path, file)))
+      .get();
+    const original = readText(snap?.sha256);
+    if (original !== null) originalFile = { path: file, content: original };
+    const change = setup.find((c) => c.path === file);
+    const after = change ? ("delete" in change ? null : readText(change.sha256)) : original;
+    if (after !== null) workspaceFile = { path: file, content: after };
+  }
+  return { instance, projectPath: row.projectPath, inEvalSplit: row.inEvalSplit, setup, workspaceFile, originalFile };
+}
+
+/**
+ * Writes an instance's workspace into `targetDir` (which must be empty or absent): the
+ * repository snapshot with the instance's setup applied. Returns the number of files written.
+ */
+export async function materializeInstance(db: Db, id: string, targetDir: string): Promise<number> {
+  const row = db
+    .select({ snapshotId: t.instances.snapshotId, setup: t.instances.setup })
+    .from(t.instances)
+    .where(eq(t.instances.id, id))
+    .get();
+  if (!row) throw new AppError("NOT_FOUND", `instance "${id}" not found`);
+  if (row.snapshotId === null) {
+    throw new AppError(
+      "INVALID_INPUT",
+      `instance "${id}" was built from metadata only: it has no workspace to materialize`,
+    );
+  }
+  const existing = await fs.readdir(targetDir).catch(() => []);
+  if (existing.length > 0) throw new AppError("INVALID_INPUT", `${targetDir} is not empty`);
+  const files = new Map(
+    db
+      .select({ path: t.snapshotFiles.path, sha256: t.snapshotFiles.sha256, mode: t.snapshotFiles.mode })
+      .from(t.snapshotFiles)
+      .where(eq(t.snapshotFiles.snapshotId, row.snapshotId))
+      .all()
+      .map((f) => [f.path, { sha256: f.sha256, mode: f.mode }]),
+  );
+  for (const change of row.setup as StoredSetupChange[]) {
+    if ("delete" in change) files.delete(change.path);
+    else files.set(change.path, { sha256: change.sha256, mode: files.get(change.path)?.mode ?? 0o100644 });
+  }
+  const contentOf = db.$client.prepare<[string], { content: Buffer }>(
+    "SELECT content FROM file_contents WHERE sha256 = ?",
+  );
+  for (const [rel, file] of files) {
+    const target = path.join(targetDir, ...rel.split("/"));
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const content = contentOf.get(file.sha256);
+    if (!content) throw new AppError("INTERNAL", `content ${file.sha256} of ${rel} is missing`);
+    await fs.writeFile(target, content.content, { mode: file.mode & 0o777 });
+  }
+  return files.size;
+}

@@ -1,0 +1,48 @@
+/**
+ * One tree-sitter Python parser per process (web-tree-sitter + the grammar's bundled .wasm: no
+ * compiler, no network). Everything that reads Python goes through `parsePython`.
+ */
+import { createRequire } from "node:module";
+import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
+
+let parserPromise: Promise<Parser> | null = null;
+
+async function createParser(): Promise<Parser> {
+  const require = createRequire(import.meta.url);
+  await Parser.init();
+  const language = await Language.load(require.resolve("tree-sitter-python/tree-sitter-python.wasm"));
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return parser;
+}
+
+/** Loads the grammar once; call (and await) before `parsePython`. */
+export function loadPythonParser(): Promise<Parser> {
+  parserPromise ??= createParser();
+  return parserPromise;
+}
+
+export async function parsePython(source: string): Promise<Tree> {
+  const parser = await loadPythonParser();
+  const tree = parser.parse(source);
+  if (!tree) throw new Error("tree-sitter returned no tree");
+  return tree;
+}
+
+/** The first syntax error of a tree (1-based line and column), or null when it parses. */
+export function firstSyntaxError(tree: Tree): { line: number; column: number; text: string } | null {
+  if (!tree.rootNode.hasError) return null;
+  let found: Node | null = null;
+  const visit = (node: Node) => {
+    if (found) return;
+    if (node.type === "ERROR" || node.isMissing) {
+      found = node;
+      return;
+    }
+    for (const child of node.children) if (child?.hasError || child?.isMissing) visit(child);
+  };
+  visit(tree.rootNode);
+  const node = found as Node | null;
+  if (!node) return { line: 1, column: 1, text: "" };
+  return { line: node.startPosition.row + 1, column: node.startPosition.column + 1, text: node.text.slice(0, 80) };
+}

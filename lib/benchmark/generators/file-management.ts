@@ -1,0 +1,229 @@
+/**
+ * File management: delete file, delete irrelevant file, add new file, add existing file.
+ * Each needs the repository's source; selections are seeded and documented in docs/benchmark.md.
+ */
+import path from "node:path";
+import { absoluteModule, listImports, moduleFile, unresolvedImports } from "@/lib/analysis/python-imports";
+import { seededShuffle } from "../selection";
+import { fileInRepo, qualifiedNameInModule } from "../deveval";
+import { contract, NO_GROUND_TRUTH, type InstanceDraft } from "../draft";
+import type { Repository } from "../repository";
+import type { SampleInput } from "./code-generation";
+import { groundTruthOf } from "./code-generation";
+
+/** Test code, docs, examples and packaging scripts are not "source files" to delete or plant. */
+export function isSourceModule(file: string): boolean {
+  if (!file.endsWith(".py")) return false;
+  const segments = file.split("/");
+  const name = segments.at(-1) ?? "";
+  if (["setup.py", "conftest.py", "__init__.py", "__main__.py", "noxfile.py", "tasks.py"].includes(name)) return false;
+  if (name.startsWith("test_") || name.endsWith("_test.py")) return false;
+  return !segments
+    .slice(0, -1)
+    .some((s) =>
+      ["tests", "test", "testing", "docs", "doc", "examples", "example", "scripts", "benchmarks"].includes(s),
+    );
+}
+
+export function deleteFileDrafts(repo: Repository, seed: number, perRepository: number): InstanceDraft[] {
+  const candidates = [...repo.index.files].filter(isSourceModule).sort();
+  return seededShuffle(candidates, `${seed}:delete_file:${repo.projectPath}`)
+    .slice(0, perRepository)
+    .sort()
+    .map((file) => ({
+      subtask: "delete_file" as const,
+      projectPath: repo.projectPath,
+      key: `${repo.projectPath}/${file}`,
+      sourceSample: null,
+      placeholders: { file },
+      contract: contract({ expectedDelete: [file] }),
+      groundTruth: { ...NO_GROUND_TRUTH, originalFile: file },
+      setup: [],
+    }));
+}
+
+/** Packages (folders with __init__.py) with 2-9 source modules and no sub-packages. */
+export function leafPackages(repo: Repository): string[] {
+  const dirs = new Set(
+    [...repo.index.files].filter((f) => f.endsWith("/__init__.py")).map((f) => path.posix.dirname(f)),
+  );
+  return [...dirs]
+    .filter((dir) => ![...dirs].some((other) => other.startsWith(`${dir}/`)))
+    .filter((dir) => {
+      const modules = [...repo.index.files].filter((f) => path.posix.dirname(f) === dir && isSourceModule(f));
+      return modules.length >= 2 && modules.length <= 9 && isSourceModule(`${dir}/x.py`);
+    })
+    .sort();
+}
+
+/** A file of another repository that could be planted: it imports its own code. */
+export interface ForeignFile {
+  projectPath: string;
+  file: string;
+  content: Buffer;
+}
+
+export function foreignCandidates(repo: Repository, seed: number, limit: number): Promise<ForeignFile[]> {
+  const modules = seededShuffle(
+    [...repo.index.files].filter(isSourceModule).sort(),
+    `${seed}:foreign:${repo.projectPath}`,
+  );
+  return (async () => {
+    const chosen: ForeignFile[] = [];
+    for (const file of modules) {
+      if (chosen.length >= limit) break;
+      const imports = listImports(await repo.parse(file)).filter((i) => !i.guarded);
+      const ownImports = imports.filter(
+        (i) => i.module.startsWith(".") || repo.index.files.has(moduleFile(repo.index, i.module) ?? ""),
+      );
+      if (ownImports.length > 0)
+        chosen.push({ projectPath: repo.projectPath, file, content: repo.files.get(file)!.data });
+    }
+    return chosen;
+  })();
+}
+
+export async function deleteIrrelevantDrafts(
+  repo: Repository,
+  foreign: readonly ForeignFile[],
+  foreignTopLevels: ReadonlySet<string>,
+  seed: number,
+  perRepository: number,
+): Promise<InstanceDraft[]> {
+  const { parsePython } = await import("@/lib/analysis/python-parser");
+  const drafts: InstanceDraft[] = [];
+  const others = foreign.filter((f) => f.projectPath !== repo.projectPath);
+  for (const pkg of leafPackages(repo).slice(0, perRepository)) {
+    for (const candidate of seededShuffle(others, `${seed}:plant:${repo.projectPath}:${pkg}`)) {
+      const planted = `${pkg}/${path.posix.basename(candidate.file)}`;
+      if (repo.files.has(planted)) continue;
+      // Import resolution over the package as it will be, planted file included.
+      const files = new Set([...repo.index.files, planted]);
+      const index = { ...repo.index, files };
+      const members = [...files].filter((f) => path.posix.dirname(f) === pkg && f.endsWith(".py")).sort();
+      const unresolvable: string[] = [];
+      for (const file of members) {
+        const tree = file === planted ? await parsePython(candidate.content.toString("utf8")) : await repo.parse(file);
+        if (unresolvedImports(index, file, listImports(tree), foreignTopLevels).length > 0) unresolvable.push(file);
+      }
+      if (!unresolvable.includes(planted)) continue;
+      drafts.push({
+        subtask: "delete_irrelevant_file",
+        projectPath: repo.projectPath,
+        key: `${repo.projectPath}/${pkg}`,
+        sourceSample: `${candidate.projectPath}/${candidate.file}`,
+        placeholders: { package: pkg },
+        contract: contract({ mustRead: members, expectedDelete: unresolvable }),
+        groundTruth: { ...NO_GROUND_TRUTH, originalFile: planted },
+        setup: [{ path: planted, content: candidate.content }],
+      });
+      break;
+    }
+  }
+  return drafts;
+}
+
+/** Files that use module-level function `name` of `source`, through any import form. */
+export async function dependentsOf(repo: Repository, source: string, name: string): Promise<string[]> {
+  const dependents: string[] = [];
+  for (const file of [...repo.index.files].sort()) {
+    if (file === source) continue;
+    const text = repo.text(file);
+    if (!text.includes(name)) continue;
+    const uses = listImports(await repo.parse(file)).some((statement) => {
+      const absolute = absoluteModule(repo.index, file, statement.module);
+      if (absolute === null) return false;
+      if (statement.kind === "import") {
+        const alias = statement.names[0]?.alias ?? absolute;
+        return moduleFile(repo.index, absolute) === source && text.includes(`${alias}.${name}`);
+      }
+      if (moduleFile(repo.index, absolute) === source) {
+        return statement.names.some((n) => n.name === name || n.name === "*");
+      }
+      // `from pkg import module` then `module.name`.
+      return statement.names.some(
+        (n) =>
+          moduleFile(repo.index, `${absolute ? `${absolute}.` : ""}${n.name}`) === source &&
+          text.includes(`${n.alias ?? n.name}.${name}`),
+      );
+    });
+    if (uses) dependents.push(file);
+  }
+  return dependents;
+}
+
+function newFileFor(repo: Repository, source: string, name: string): string | null {
+  const dir = path.posix.dirname(source);
+  const stem = path.posix.basename(source, ".py");
+  const options = [`${name}.py`, `${stem}_${name}.py`].map((f) => (dir === "." ? f : `${dir}/${f}`));
+  return options.find((f) => !repo.files.has(f)) ?? null;
+}
+
+function importsModule(repo: Repository, importer: string, target: string): Promise<boolean> {
+  return repo.parse(importer).then((tree) =>
+    listImports(tree).some((s) => {
+      const absolute = absoluteModule(repo.index, importer, s.module);
+      if (absolute === null) return false;
+      if (moduleFile(repo.index, absolute) === target) return true;
+      return s.names.some((n) => moduleFile(repo.index, `${absolute ? `${absolute}.` : ""}${n.name}`) === target);
+    }),
+  );
+}
+
+/** Move a module-level function: into a new file, or into an existing sibling module. */
+export async function moveDrafts(repo: Repository, input: SampleInput, seed: number): Promise<InstanceDraft[]> {
+  const { sample, located } = input;
+  if (sample.type !== "function" || !located) return [];
+  const source = fileInRepo(sample);
+  const name = qualifiedNameInModule(sample);
+  const dependents = await dependentsOf(repo, source, name);
+  const definition = located.target.definition;
+  const all = located.source.split(/\r?\n/);
+  const groundTruth = {
+    ...groundTruthOf(input),
+    // What must move verbatim: the whole function, decorators and docstring included.
+    signature: all.slice(definition.startLine - 1, definition.signatureEndLine).join("\n"),
+    docstring: definition.docstring?.text ?? null,
+    body: all.slice(definition.startLine - 1, definition.endLine).join("\n"),
+  };
+  const drafts: InstanceDraft[] = [];
+  const base = { projectPath: sample.project_path, key: sample.namespace, sourceSample: sample.namespace, setup: [] };
+
+  const newFile = newFileFor(repo, source, name);
+  if (newFile) {
+    drafts.push({
+      ...base,
+      subtask: "add_new_file",
+      placeholders: { function: name, file: source, new_file: newFile },
+      contract: contract({
+        mustRead: [source, ...dependents],
+        mayChange: [source, ...dependents],
+        expectedCreate: [newFile],
+      }),
+      groundTruth,
+    });
+  }
+
+  // An existing sibling that does not import the source (moving there must not create a cycle).
+  if (dependents.length > 0) {
+    const dir = path.posix.dirname(source);
+    const siblings = [...repo.index.files]
+      .filter((f) => f !== source && path.posix.dirname(f) === dir && isSourceModule(f))
+      .sort();
+    for (const destination of seededShuffle(siblings, `${seed}:destination:${sample.namespace}`)) {
+      if (await importsModule(repo, destination, source)) continue;
+      drafts.push({
+        ...base,
+        subtask: "add_existing_file",
+        placeholders: { function: name, file: source, destination },
+        contract: contract({
+          mustRead: [source, destination, ...dependents],
+          mayChange: [source, destination, ...dependents],
+        }),
+        groundTruth,
+      });
+      break;
+    }
+  }
+  return drafts;
+}
