@@ -1,12 +1,16 @@
 import Database from "better-sqlite3";
 import { E2E_DB } from "../playwright.config";
 
-/** Reads the e2e database directly, so specs check the page against an independent count. */
-export function countRows(table: string): number {
+/** Reads the e2e database directly, so specs check pages against independently computed values. */
+export function queryAll<T>(sql: string, ...params: unknown[]): T[] {
   const db = new Database(E2E_DB, { readonly: true });
   try {
-    return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return db.prepare(sql).all(...params) as T[];
   } finally {
     db.close();
   }
+}
+
+export function countRows(table: string): number {
+  return queryAll<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)[0]!.n;
 }

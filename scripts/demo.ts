@@ -4,7 +4,7 @@
  * data, import it, build the dashboard and serve it on http://127.0.0.1:PORT.
  * --smoke serves, checks the pages answer with the imported data, then stops (used by CI).
  *
- * Stages: [1] database  [2] run bundles  [3] import  [4] build  [5] serve.
+ * Stages: [1] database  [2] sample benchmark  [3] run bundles  [4] import  [5] build  [6] serve.
  * Stage 2 writes synthetic scripted bundles until the agent runner lands (issue #5); every run it
  * makes is marked `scripted`, and the dashboard says so.
  */
@@ -14,6 +14,10 @@ import path from "node:path";
 import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
+import { saveBenchmark } from "@/db/queries/benchmarks";
+import { buildBenchmark } from "@/lib/benchmark/build";
+import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
 import { discoverBundles, ingestBundles } from "@/lib/bundle/ingest";
 import { DEFAULT_READ_LIMITS } from "@/lib/bundle/read";
 import { syntheticRun } from "@/lib/bundle/synthetic";
@@ -30,6 +34,7 @@ const ArgsSchema = z.object({
 });
 
 const DEMO_DIR = "data/demo";
+const SAMPLE_CORPUS = "data/sample-corpus";
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const { values: args } = parseCliArgs(
@@ -41,10 +46,29 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const dbFile = databasePathFromEnv(io.env);
 
-  say(`[1/5] database: ${dbFile}`);
+  say(`[1/6] database: ${dbFile}`);
   const db = createDb(dbFile);
 
-  say(`[2/5] run bundles: ${args.runs} synthetic scripted runs in ${DEMO_DIR}/bundles`);
+  say(`[2/6] sample benchmark from ${SAMPLE_CORPUS}`);
+  const dataFile = `${SAMPLE_CORPUS}/data.jsonl`;
+  const built = await buildBenchmark({
+    benchmarkId: "sample",
+    seed: 42,
+    splitSize: 200,
+    samples: parseDevEvalJsonl(fs.readFileSync(dataFile, "utf8"), dataFile),
+    sourceCodeDir: `${SAMPLE_CORPUS}/Source_Code`,
+  });
+  if (built.mismatches.length > 0)
+    throw new AppError("INTERNAL", `sample corpus mismatch: ${JSON.stringify(built.mismatches[0])}`);
+  const dropped = built.dropped.map((d) => ({ namespace: d.sample.namespace, reason: d.reason }));
+  const saved = saveBenchmark(db, built, {
+    name: "sample",
+    source: "sample-corpus",
+    config: { metadataOnly: false, dropped, mismatches: [] },
+  });
+  say(`      ${saved.instances} instances in ${SUBTASK_IDS.filter((id) => built.counts[id] > 0).length} subtasks`);
+
+  say(`[3/6] run bundles: ${args.runs} synthetic scripted runs in ${DEMO_DIR}/bundles`);
   const bundleDir = path.join(DEMO_DIR, "bundles");
   const progress = createProgress("write", args.runs, io.stderr);
   for (let i = 0; i < args.runs; i++) {
@@ -56,7 +80,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   progress.finish();
 
-  say(`[3/5] import`);
+  say(`[4/6] import`);
   const { sources } = await discoverBundles([bundleDir]);
   const importProgress = createProgress("import", sources.length, io.stderr);
   const results = await ingestBundles(sources, {
@@ -72,13 +96,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const imported = results.filter((r) => r.ok && r.outcome === "imported").length;
   say(`      ${imported} imported, ${results.length - imported} already there`);
 
-  say(`[4/5] build the dashboard (next build)`);
+  say(`[5/6] build the dashboard (next build)`);
   const env = { ...io.env, NEXT_TELEMETRY_DISABLED: "1", STUDIO_DB: dbFile };
   const build = spawnSync("npx", ["next", "build"], { stdio: "inherit", env });
   if (build.status !== 0) throw new AppError("INTERNAL", `next build failed with exit code ${build.status}`);
 
   const url = `http://127.0.0.1:${args.port}`;
-  say(`[5/5] serve: ${url}  (Ctrl-C to stop)`);
+  say(`[6/6] serve: ${url}  (Ctrl-C to stop)`);
   // Its own process group, so that stopping it also stops next-server (STACK.md).
   const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(args.port)], {
     stdio: args.smoke ? "ignore" : "inherit",
@@ -111,7 +135,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const body = await waitForPage(`${url}/runs`, 60_000);
     if (!body.includes('data-testid="runs-table"'))
       throw new AppError("INTERNAL", "the runs page answered without the runs table");
-    say(`smoke check: ${url}/runs answers with the runs table`);
+    const benchmark = await waitForPage(`${url}/benchmarks/sample`, 10_000);
+    if (!benchmark.includes('data-testid="subtasks-table"')) {
+      throw new AppError("INTERNAL", "the benchmark page answered without the subtask table");
+    }
+    say(`smoke check: ${url}/runs and ${url}/benchmarks/sample answer with their tables`);
     return 0;
   } finally {
     stop();

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { RunListRow } from "@/lib/runs/types";
 import { formatCost, formatDurationMs, formatTokens } from "@/lib/util/format";
 
@@ -24,7 +25,9 @@ export function RunsTable({ rows }: { rows: RunListRow[] }) {
           {rows.map((run) => (
             <tr key={run.id} data-testid="run-row" data-run-id={run.id}>
               <td>
-                <code>{run.id}</code>
+                <Link href={`/runs/${encodeURIComponent(run.id)}`}>
+                  <code>{run.id}</code>
+                </Link>
                 {run.scripted ? (
                   <span className="badge" title="Produced by a scripted mock model, not a real one">
                     scripted

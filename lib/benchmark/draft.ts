@@ -28,6 +28,7 @@ export const NO_GROUND_TRUTH: GroundTruth = {
   docstring: null,
   body: null,
   dependencies: { intraClass: [], intraFile: [], crossFile: [] },
+  destinationFile: null,
   tests: [],
 };
 

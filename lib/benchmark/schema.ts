@@ -39,6 +39,8 @@ export const GroundTruthSchema = z
     docstring: z.string().nullable().default(null),
     body: z.string().nullable().default(null),
     dependencies: DependenciesSchema.default({ intraClass: [], intraFile: [], crossFile: [] }),
+    /** Moves: the file the function must end up in (new or existing). */
+    destinationFile: SafeRelativePathSchema.nullable().default(null),
     /** Test ids (pytest node ids or unittest names) that check task completion. */
     tests: z.array(z.string()).default([]),
   })

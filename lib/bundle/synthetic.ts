@@ -88,6 +88,7 @@ export function syntheticRun(options: SyntheticOptions): RunRecord {
       docstring: "Return a processed value.",
       body: "    return value",
       dependencies: { intraClass: [], intraFile: [], crossFile: [] },
+      destinationFile: null,
       tests: ["tests/test_mod_0.py::test_helper"],
     },
   };

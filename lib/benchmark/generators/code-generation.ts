@@ -56,6 +56,7 @@ export function groundTruthOf(input: SampleInput): GroundTruth {
       intraFile: sample.dependency.intra_file,
       crossFile: sample.dependency.cross_file,
     },
+    destinationFile: null,
     tests: sample.tests,
   };
 }

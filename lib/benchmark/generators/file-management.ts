@@ -200,7 +200,7 @@ export async function moveDrafts(repo: Repository, input: SampleInput, seed: num
         mayChange: [source, ...dependents],
         expectedCreate: [newFile],
       }),
-      groundTruth,
+      groundTruth: { ...groundTruth, destinationFile: newFile },
     });
   }
 
@@ -220,7 +220,7 @@ export async function moveDrafts(repo: Repository, input: SampleInput, seed: num
           mustRead: [source, destination, ...dependents],
           mayChange: [source, destination, ...dependents],
         }),
-        groundTruth,
+        groundTruth: { ...groundTruth, destinationFile: destination },
       });
       break;
     }

@@ -1,0 +1,1 @@
+"""Term statistics, similarity measures and keyword extraction."""

@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildBenchmark, type BuiltBenchmark } from "@/lib/benchmark/build";
+import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import { createDb } from "../client";
+import { getBenchmarkSummary, getInstance, listInstances, materializeInstance, saveBenchmark } from "./benchmarks";
+
+const DATA = "data/sample-corpus/data.jsonl";
+const samples = parseDevEvalJsonl(fs.readFileSync(DATA, "utf8"), DATA);
+const meta = { name: "sample", source: "deveval", config: {} };
+let built: BuiltBenchmark;
+
+beforeAll(async () => {
+  built = await buildBenchmark({
+    benchmarkId: "sample",
+    seed: 42,
+    splitSize: 5,
+    samples,
+    sourceCodeDir: "data/sample-corpus/Source_Code",
+  });
+});
+
+describe("benchmark storage", () => {
+  it("stores instances, snapshots and split, and summarizes them per subtask", () => {
+    const db = createDb(":memory:");
+    const saved = saveBenchmark(db, built, meta);
+    expect(saved).toMatchObject({ instances: built.instances.length, removed: 0, snapshots: built.snapshots.size });
+    const summary = getBenchmarkSummary(db, "sample")!;
+    expect(summary.total).toBe(built.instances.length);
+    for (const s of summary.subtasks) {
+      expect(s.instances).toBe(built.counts[s.id]);
+      expect(s.inSplit).toBe(built.splitCounts[s.id]);
+    }
+    expect(
+      listInstances(db, { benchmarkId: "sample", subtask: "testing", splitOnly: true, limit: 100, offset: 0 }).total,
+    ).toBe(built.splitCounts.testing);
+  });
+
+  it("is idempotent and removes instances a rebuild no longer makes", () => {
+    const db = createDb(":memory:");
+    saveBenchmark(db, built, meta);
+    const before = db.$client.serialize();
+    expect(saveBenchmark(db, built, meta).removed).toBe(0);
+    const fewer = { ...built, instances: built.instances.slice(1) };
+    expect(saveBenchmark(db, fewer, meta).removed).toBe(1);
+    saveBenchmark(db, built, meta);
+    expect(getBenchmarkSummary(db, "sample")!.total).toBe(built.instances.length);
+    expect(before.length).toBeGreaterThan(0);
+  });
+
+  it("shows a code generation instance with the workspace file and the original", () => {
+    const db = createDb(":memory:");
+    saveBenchmark(db, built, meta);
+    const instance = built.instances.find((b) => b.instance.subtask === "codegen_file")!;
+    const detail = getInstance(db, instance.instance.id)!;
+    expect(detail.instance).toEqual(instance.instance);
+    expect(detail.workspaceFile?.content).toContain(instance.instance.groundTruth.docstring!);
+    expect(detail.originalFile?.content).toContain(instance.instance.groundTruth.body!);
+    expect(getInstance(db, "nope")).toBeNull();
+  });
+
+  it("materializes a workspace: the snapshot plus the instance's setup", async () => {
+    const db = createDb(":memory:");
+    saveBenchmark(db, built, meta);
+    const planted = built.instances.find((b) => b.instance.subtask === "delete_irrelevant_file")!;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "materialize-"));
+    try {
+      const count = await materializeInstance(db, planted.instance.id, dir);
+      expect(count).toBe(built.snapshots.get(planted.projectPath)!.size + 1);
+      const change = planted.setup[0]!;
+      expect(fs.readFileSync(path.join(dir, change.path))).toEqual(change.content);
+      await expect(materializeInstance(db, planted.instance.id, dir)).rejects.toThrow(/not empty/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors/app-error";
+import { main } from "./build-benchmark";
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "build-benchmark-"));
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+function io(dbName: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = new PassThrough();
+  const stderr = new PassThrough() as unknown as NodeJS.WriteStream;
+  stdout.on("data", (c: Buffer) => out.push(c.toString()));
+  (stderr as unknown as PassThrough).on("data", (c: Buffer) => err.push(c.toString()));
+  const env = { STUDIO_DB: path.join(work, dbName) } as NodeJS.ProcessEnv;
+  return { io: { stdout, stderr, env }, out: () => out.join(""), err: () => err.join("") };
+}
+
+const SAMPLE = [
+  "--deveval-data",
+  "data/sample-corpus/data.jsonl",
+  "--source-code",
+  "data/sample-corpus/Source_Code",
+  "--name",
+  "sample",
+];
+
+describe("build-benchmark CLI", () => {
+  it("prints per-subtask counts as JSON from metadata alone", async () => {
+    const run = io("meta.db");
+    expect(await main(["--deveval-data", "../shared/deveval/data.jsonl", "--metadata-only", "--json"], run.io)).toBe(0);
+    const json = JSON.parse(run.out()) as { subtasks: Record<string, number> };
+    expect(json.subtasks).toMatchObject({
+      codegen_function: 1253,
+      codegen_file: 1253,
+      codegen_repository: 570,
+      execution: 570,
+      testing: 570,
+    });
+    expect(run.err()).toMatch(
+      /dropped: boltons\.funcutils\.FunctionBuilder\.get_sig_str: defined inside a module-level conditional/,
+    );
+  });
+
+  it("writes byte-identical instances for the same inputs and seed, into two databases", async () => {
+    const a = path.join(work, "a.jsonl");
+    const b = path.join(work, "b.jsonl");
+    expect(await main([...SAMPLE, "--seed", "7", "--out", a, "--strict"], io("a.db").io)).toBe(0);
+    expect(await main([...SAMPLE, "--seed", "7", "--out", b, "--strict"], io("b.db").io)).toBe(0);
+    expect(fs.readFileSync(a).equals(fs.readFileSync(b))).toBe(true);
+    expect(fs.readFileSync(a, "utf8").split("\n").filter(Boolean).length).toBeGreaterThan(400);
+  });
+
+  it("refuses bad arguments with a usage error", async () => {
+    const cases = [
+      [],
+      ["--deveval-data", "data/sample-corpus/data.jsonl"],
+      ["--deveval-data", "nope.jsonl", "--metadata-only"],
+      ["--deveval-data", "data/sample-corpus/data.jsonl", "--source-code", "no/such/dir"],
+      ["--deveval-data", "data/sample-corpus/data.jsonl", "--metadata-only", "--seed", "-1"],
+      ["--deveval-data", "data/sample-corpus/data.jsonl", "--metadata-only", "--name", "bad name!"],
+    ];
+    for (const argv of cases) {
+      await expect(main(argv, io("x.db").io), argv.join(" ")).rejects.toSatisfy(
+        (e: unknown) => e instanceof AppError && e.code === "INVALID_INPUT",
+      );
+    }
+  });
+});
