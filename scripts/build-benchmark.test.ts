@@ -16,7 +16,7 @@ function io(dbName: string) {
   const stderr = new PassThrough() as unknown as NodeJS.WriteStream;
   stdout.on("data", (c: Buffer) => out.push(c.toString()));
   (stderr as unknown as PassThrough).on("data", (c: Buffer) => err.push(c.toString()));
-  const env = { STUDIO_DB: path.join(work, dbName) } as NodeJS.ProcessEnv;
+  const env: NodeJS.ProcessEnv = { NODE_ENV: "test", STUDIO_DB: path.join(work, dbName) };
   return { io: { stdout, stderr, env }, out: () => out.join(""), err: () => err.join("") };
 }
 
