@@ -55,8 +55,23 @@ export function VerdictPanel({ verdicts }: { verdicts: RunDetail["verdicts"] }) 
                       {v.rationale}
                       {v.evidence.length > 0 ? (
                         <ul>
-                          {v.evidence.map((e) => (
-                            <li key={e}>{e}</li>
+                          {v.evidence.map((e, i) => (
+                            <li key={i}>
+                              {e.message}
+                              {e.path ? (
+                                <span className="muted">
+                                  {" "}
+                                  {e.path}
+                                  {e.line ? `:${e.line}` : ""}
+                                </span>
+                              ) : null}
+                              {e.hunk ? (
+                                <details>
+                                  <summary>diff</summary>
+                                  <pre className="hunk">{e.hunk}</pre>
+                                </details>
+                              ) : null}
+                            </li>
                           ))}
                         </ul>
                       ) : null}

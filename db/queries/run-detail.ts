@@ -81,7 +81,10 @@ export function getRunDetail(db: Db, runId: string): RunDetail | null {
     .map((v) => ({
       ...v,
       citations: v.citations as RunDetail["verdicts"][number]["citations"],
-      evidence: v.evidence as string[],
+      // Imported bundles may carry plain sentences; judges here store {message, path, line, hunk}.
+      evidence: (v.evidence as (string | { message: string })[]).map((e) =>
+        typeof e === "string" ? { message: e } : e,
+      ),
     }));
   return { ...run, contract: run.contract as RunDetail["contract"], steps, changes, verdicts };
 }

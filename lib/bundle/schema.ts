@@ -263,7 +263,22 @@ export const BundleVerdictSchema = z
     value: VerdictValueSchema,
     rationale: z.string().max(100_000).default(""),
     citations: z.array(CitationSchema).default([]),
-    evidence: z.array(z.string()).default([]),
+    /** Sentences, or `{message, path?, line?, hunk?}` pointing at where to look. */
+    evidence: z
+      .array(
+        z.union([
+          z.string(),
+          z
+            .object({
+              message: z.string(),
+              path: z.string().optional(),
+              line: z.number().int().min(1).optional(),
+              hunk: z.string().optional(),
+            })
+            .strict(),
+        ]),
+      )
+      .default([]),
   })
   .strict();
 export const BundleVerdictsSchema = z.array(BundleVerdictSchema);

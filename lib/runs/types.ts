@@ -64,7 +64,7 @@ export interface RunDetail {
     value: string;
     rationale: string;
     citations: ({ stepId: string } | { path: string; hunk?: number })[];
-    evidence: string[];
+    evidence: { message: string; path?: string; line?: number; hunk?: string }[];
     judgeName: string;
     judgeKind: string;
     judgeModel: string;

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { parseBundle } from "@/lib/bundle/parse";
+import { syntheticRun } from "@/lib/bundle/synthetic";
+import { bundleFilesOf } from "@/lib/bundle/write";
+import { verdict } from "@/lib/evaluation/schema";
+import { METRIC_IDS } from "@/lib/metrics/catalog";
+import { createDb } from "../client";
+import { ensureJudge, loadEvaluationInput, runsToEvaluate, saveVerdicts } from "./evaluation";
+import { importParsedBundle } from "./run-import";
+
+function seeded(count: number) {
+  const db = createDb(":memory:");
+  const runs = Array.from({ length: count }, (_, i) => syntheticRun({ index: i, seed: 9 }));
+  runs.forEach((run, i) => importParsedBundle(db, parseBundle(bundleFilesOf(run), `b${i}`), { via: "cli" }));
+  return { db, runs };
+}
+
+describe("evaluation queries", () => {
+  it("loads what a judge needs: steps, changes with contents, snapshots, setup files, final answer", () => {
+    const { db, runs } = seeded(1);
+    const run = runs[0]!;
+    const input = loadEvaluationInput(db, run.manifest.runId);
+    expect(input.steps).toEqual(run.steps.map((s) => expect.objectContaining({ id: s.id, kind: s.kind })));
+    expect(input.changes.map((c) => [c.path, c.kind])).toEqual(
+      expect.arrayContaining([
+        ["scratch_test.py", "created"],
+        [run.instance!.groundTruth.originalFile!, "updated"],
+      ]),
+    );
+    const target = input.changes.find((c) => c.path === run.instance!.groundTruth.originalFile)!;
+    expect(target.before).toEqual(run.before.get(target.path)!.data);
+    expect(target.after).toEqual(run.after.get(target.path)!.data);
+    expect(input.setupFiles.get(target.path)).toBe(run.before.get(target.path)!.data.toString("utf8"));
+    expect(input.environmentBefore?.git?.branch).toBe("main");
+    expect(input.contract).toEqual(run.instance!.contract);
+    expect(input.limits).toEqual({ maxSteps: 100, wallTimeSeconds: 600 });
+    expect(() => loadEvaluationInput(db, "missing")).toThrow(/not found/);
+  });
+
+  it("stores a judge's verdicts per run, replacing them on re-evaluation, and knows what is pending", () => {
+    const { db, runs } = seeded(3);
+    const judgeId = ensureJudge(db, { kind: "rule", name: "rules", promptVersion: "v1" });
+    expect(ensureJudge(db, { kind: "rule", name: "rules", promptVersion: "v1" })).toBe(judgeId);
+    expect(runsToEvaluate(db, judgeId)).toHaveLength(3);
+    const id = runs[0]!.manifest.runId;
+    const all = METRIC_IDS.map((m) => verdict(m, "not_violated", "ok"));
+    saveVerdicts(db, id, judgeId, all);
+    expect(runsToEvaluate(db, judgeId)).toHaveLength(2);
+    expect(runsToEvaluate(db, judgeId, { force: true })).toHaveLength(3);
+    expect(runsToEvaluate(db, judgeId, { pattern: id })).toHaveLength(0);
+    expect(runsToEvaluate(db, judgeId, { pattern: "synthetic-9-*" })).toHaveLength(2);
+    saveVerdicts(db, id, judgeId, [verdict("syntax", "violated", "broken", { evidence: ["line 3"] })]);
+    const rows = db.$client.prepare("SELECT metric, value FROM verdicts WHERE run_id = ? ORDER BY metric").all(id) as {
+      metric: string;
+      value: string;
+    }[];
+    expect(rows).toHaveLength(11);
+    expect(rows.find((r) => r.metric === "syntax")?.value).toBe("violated");
+  });
+});

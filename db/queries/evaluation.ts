@@ -1,0 +1,202 @@
+/**
+ * The evaluation's reads and writes: everything a judge needs about one run, which runs still
+ * lack a judge's verdicts, and storing verdicts (one transaction per run).
+ */
+import { and, eq, inArray, like, sql } from "drizzle-orm";
+import { InstanceSchema } from "@/lib/benchmark/schema";
+import { LimitsSchema, TrajectoryStepSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
+import { AppError } from "@/lib/errors/app-error";
+import type { EvaluatedChange, EvaluationInput, VerdictDraft } from "@/lib/evaluation/schema";
+import { METRIC_IDS } from "@/lib/metrics/catalog";
+import type { Db } from "../client";
+import * as t from "../schema";
+import type { StoredSetupChange } from "./benchmarks";
+
+export interface JudgeIdentity {
+  kind: "rule" | "llm" | "external";
+  name: string;
+  provider?: string;
+  model?: string;
+  promptVersion?: string;
+}
+
+export function ensureJudge(db: Db, judge: JudgeIdentity): number {
+  const values = {
+    kind: judge.kind,
+    name: judge.name,
+    provider: judge.provider ?? "",
+    model: judge.model ?? "",
+    promptVersion: judge.promptVersion ?? "",
+  };
+  db.insert(t.judges).values(values).onConflictDoNothing().run();
+  const row = db
+    .select({ id: t.judges.id })
+    .from(t.judges)
+    .where(
+      and(
+        eq(t.judges.kind, values.kind),
+        eq(t.judges.name, values.name),
+        eq(t.judges.provider, values.provider),
+        eq(t.judges.model, values.model),
+        eq(t.judges.promptVersion, values.promptVersion),
+      ),
+    )
+    .get();
+  if (!row) throw new AppError("INTERNAL", `judge ${judge.name} could not be stored`);
+  return row.id;
+}
+
+/** Runs without a complete set of verdicts from this judge; `pattern` filters run ids (SQL LIKE, `*` works too). */
+export function runsToEvaluate(db: Db, judgeId: number, options: { pattern?: string; force?: boolean } = {}): string[] {
+  const pattern = options.pattern ? options.pattern.replace(/\*/g, "%") : "%";
+  const rows = db
+    .select({
+      id: t.runs.id,
+      judged: sql<number>`(SELECT count(*) FROM verdicts v WHERE v.run_id = ${t.runs.id} AND v.judge_id = ${judgeId})`,
+    })
+    .from(t.runs)
+    .where(like(t.runs.id, pattern))
+    .orderBy(t.runs.id)
+    .all();
+  return rows.filter((r) => options.force || r.judged < METRIC_IDS.length).map((r) => r.id);
+}
+
+function contentOf(db: Db, sha256: string | null): Buffer | null {
+  if (!sha256) return null;
+  return (
+    db.select({ content: t.fileContents.content }).from(t.fileContents).where(eq(t.fileContents.sha256, sha256)).get()
+      ?.content ?? null
+  );
+}
+
+export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
+  const run = db.select().from(t.runs).where(eq(t.runs.id, runId)).get();
+  if (!run) throw new AppError("NOT_FOUND", `run "${runId}" not found`);
+  const instanceRow = db.select().from(t.instances).where(eq(t.instances.id, run.instanceId)).get();
+  if (!instanceRow) throw new AppError("INTERNAL", `instance of run "${runId}" is missing`);
+  const instance = InstanceSchema.parse({
+    id: instanceRow.id,
+    benchmark: instanceRow.benchmarkId,
+    subtask: instanceRow.subtaskId,
+    sourceSample: instanceRow.sourceSample,
+    prompt: instanceRow.prompt,
+    paraphraseIndex: instanceRow.paraphraseIndex,
+    contract: instanceRow.contract,
+    groundTruth: instanceRow.groundTruth,
+  });
+  const config = db
+    .select({ limits: t.agentConfigs.limits })
+    .from(t.agentConfigs)
+    .where(eq(t.agentConfigs.id, run.agentConfigId))
+    .get();
+
+  const trajectory = db
+    .select({ sha256: t.runArtifacts.sha256 })
+    .from(t.runArtifacts)
+    .where(and(eq(t.runArtifacts.runId, runId), eq(t.runArtifacts.path, "trajectory.jsonl")))
+    .get();
+  const steps = (contentOf(db, trajectory?.sha256 ?? null)?.toString("utf8") ?? "")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => TrajectoryStepSchema.parse(JSON.parse(line)));
+
+  const changes: EvaluatedChange[] = db
+    .select()
+    .from(t.fileChanges)
+    .where(eq(t.fileChanges.runId, runId))
+    .all()
+    .map((c) => ({
+      path: c.path,
+      kind: c.kind as EvaluatedChange["kind"],
+      before: contentOf(db, c.beforeSha256),
+      after: contentOf(db, c.afterSha256),
+    }));
+
+  const snapshots = db.select().from(t.environmentSnapshots).where(eq(t.environmentSnapshots.runId, runId)).all();
+  const snapshot = (phase: string) =>
+    (snapshots.find((s) => s.phase === phase)?.snapshot as EnvironmentSnapshot | undefined) ?? null;
+
+  // Files as the task set them up: a changed file's "before", else the instance's setup or snapshot.
+  const setupFiles = new Map<string, string>();
+  const gt = instance.groundTruth;
+  for (const path of [gt.originalFile, gt.destinationFile]) {
+    if (!path) continue;
+    const changed = changes.find((c) => c.path === path);
+    if (changed) {
+      if (changed.before) setupFiles.set(path, changed.before.toString("utf8"));
+      continue;
+    }
+    const setup = (instanceRow.setup as StoredSetupChange[]).find((c) => c.path === path);
+    let sha256: string | null = setup && !("delete" in setup) ? setup.sha256 : null;
+    if (!setup && instanceRow.snapshotId !== null) {
+      sha256 =
+        db
+          .select({ sha256: t.snapshotFiles.sha256 })
+          .from(t.snapshotFiles)
+          .where(and(eq(t.snapshotFiles.snapshotId, instanceRow.snapshotId), eq(t.snapshotFiles.path, path)))
+          .get()?.sha256 ?? null;
+    }
+    const content = contentOf(db, sha256);
+    if (content) setupFiles.set(path, content.toString("utf8"));
+  }
+
+  const finalAnswer = [...steps].reverse().find((s) => s.kind === "message" && s.role === "assistant");
+  return {
+    runId,
+    subtask: instance.subtask,
+    prompt: instance.prompt,
+    contract: instance.contract,
+    groundTruth: instance.groundTruth,
+    status: run.status as EvaluationInput["status"],
+    exitReason: run.exitReason,
+    limits: LimitsSchema.parse(config?.limits ?? {}),
+    steps,
+    changes,
+    environmentBefore: snapshot("before"),
+    environmentAfter: snapshot("after"),
+    setupFiles,
+    finalAnswer: finalAnswer?.kind === "message" ? finalAnswer.text : null,
+  };
+}
+
+export interface VerdictUsage {
+  rawResponse?: string | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  costUsd?: number | null;
+}
+
+/** Replaces this judge's verdicts on the run, all metrics in one transaction. */
+export function saveVerdicts(db: Db, runId: string, judgeId: number, drafts: (VerdictDraft & VerdictUsage)[]): void {
+  db.transaction((tx) => {
+    tx.delete(t.verdicts)
+      .where(
+        and(
+          eq(t.verdicts.runId, runId),
+          eq(t.verdicts.judgeId, judgeId),
+          inArray(
+            t.verdicts.metric,
+            drafts.map((d) => d.metric),
+          ),
+        ),
+      )
+      .run();
+    for (const d of drafts) {
+      tx.insert(t.verdicts)
+        .values({
+          runId,
+          metric: d.metric,
+          judgeId,
+          value: d.value,
+          rationale: d.rationale,
+          citations: d.citations,
+          evidence: d.evidence,
+          rawResponse: d.rawResponse ?? null,
+          inputTokens: d.inputTokens ?? null,
+          outputTokens: d.outputTokens ?? null,
+          costUsd: d.costUsd ?? null,
+        })
+        .run();
+    }
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * The per-file AST report: what a Python module defines and says, normalized so that two
+ * versions of a file can be compared element by element (lib/analysis/code-metrics.ts), and
+ * stored as a run artifact (`reports/ast.json`, `files[path]`). Deterministic and JSON-only.
+ */
+import { parsePython } from "./python-parser";
+import { readScope } from "./python-scope";
+import { classEntries, functionEntries } from "./report-definitions";
+import type { AstReport } from "./schema";
+import { listSyntaxErrors } from "./syntax-errors";
+
+export interface DecodedSource {
+  /** The text as analyzed: BOM removed, line endings as LF. */
+  text: string;
+  encodingError: { offset: number } | null;
+  /** Where the first undecodable byte sits in `text` (1-based). */
+  encodingErrorAt?: { line: number; column: number };
+  hasBom: boolean;
+}
+
+/** Offset of the first byte that does not belong to a well-formed UTF-8 sequence, or -1. */
+export function firstInvalidUtf8(data: Uint8Array): number {
+  let i = 0;
+  while (i < data.length) {
+    const b = data[i]!;
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    let point = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const next = data[i + k];
+      if (next === undefined || (next & 0xc0) !== 0x80) return i;
+      point = (point << 6) | (next & 0x3f);
+    }
+    if (point < min || point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/** PEP 263: `# -*- coding: latin-1 -*-` on one of the first two lines. */
+function declaredEncoding(data: Uint8Array): string | null {
+  const head = Buffer.from(data.subarray(0, 400))
+    .toString("latin1")
+    .split(/\r?\n|\r/)
+    .slice(0, 2);
+  for (const line of head) {
+    const match = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/.exec(line);
+    if (match) return match[1]!.toLowerCase();
+  }
+  return null;
+}
+
+const LATIN_1 = new Set(["latin-1", "latin1", "latin", "l1", "iso-8859-1", "iso8859-1", "8859", "cp819"]);
+
+/** Python codec names as WHATWG labels; ISO-8859-1 by hand (WHATWG's "latin1" is windows-1252). */
+function decodeAs(codec: string, bytes: Uint8Array): string | null {
+  const name = codec.replace(/_/g, "-");
+  if (LATIN_1.has(name)) return Buffer.from(bytes).toString("latin1");
+  try {
+    return new TextDecoder(name, { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Bytes as CPython reads a source file: UTF-8 (a BOM allowed), or the PEP 263 declared encoding.
+ * Anything else is decoded with U+FFFD replacements and reported, so the rest can still be analyzed.
+ */
+export function decodePythonSource(data: Uint8Array): DecodedSource {
+  const hasBom = data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf;
+  const bytes = hasBom ? data.subarray(3) : data;
+  const invalid = firstInvalidUtf8(bytes);
+  let text: string | null = null;
+  if (invalid >= 0) {
+    const declared = declaredEncoding(bytes);
+    if (declared && !/^utf[-_]?8/.test(declared)) text = decodeAs(declared, bytes);
+  }
+  const encodingError = invalid >= 0 && text === null ? { offset: invalid + (hasBom ? 3 : 0) } : null;
+  text ??= new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(bytes);
+  if (!encodingError) return { text: toLf(text), encodingError, hasBom };
+  const before = toLf(new TextDecoder("utf-8").decode(bytes.subarray(0, invalid)));
+  const lineStart = before.lastIndexOf("\n") + 1;
+  const encodingErrorAt = { line: before.split("\n").length, column: before.length - lineStart + 1 };
+  return { text: toLf(text), encodingError, encodingErrorAt, hasBom };
+}
+
+const toLf = (text: string) => text.replace(/\r\n?/g, "\n");
+
+/** A source already decoded (read as UTF-8 by the caller): BOM dropped, line endings as LF. */
+export function decodePythonText(source: string): DecodedSource {
+  const hasBom = source.startsWith("\uFEFF");
+  return { text: toLf(hasBom ? source.slice(1) : source), encodingError: null, hasBom };
+}
+
+export async function analyzePython(source: string): Promise<AstReport> {
+  return analyzeDecoded(decodePythonText(source));
+}
+
+export async function analyzePythonBytes(data: Uint8Array): Promise<AstReport> {
+  return analyzeDecoded(decodePythonSource(data));
+}
+
+export async function analyzeDecoded(decoded: DecodedSource): Promise<AstReport> {
+  const { text } = decoded;
+  const tree = await parsePython(text);
+  try {
+    const errors = listSyntaxErrors(tree, text);
+    if (decoded.encodingError) {
+      errors.unshift({
+        ...(decoded.encodingErrorAt ?? { line: 1, column: 1 }),
+        message: `not valid UTF-8 (byte offset ${decoded.encodingError.offset}) and no coding declaration`,
+      });
+    }
+    const scope = readScope(tree.rootNode, text, true);
+    return {
+      version: 1,
+      parses: errors.length === 0,
+      errors,
+      encodingError: decoded.encodingError,
+      hasBom: decoded.hasBom,
+      lineCount: text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0),
+      moduleDocstring: scope.docstring?.value ?? null,
+      moduleDocstringSpan: scope.docstring
+        ? { startLine: scope.docstring.startLine, endLine: scope.docstring.endLine }
+        : null,
+      imports: scope.imports,
+      classes: classEntries(tree, text),
+      functions: functionEntries(tree, text),
+      variables: scope.variables,
+      otherStatements: scope.statements,
+    };
+  } finally {
+    tree.delete();
+  }
+}

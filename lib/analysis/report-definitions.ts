@@ -1,0 +1,166 @@
+/**
+ * The function/method and class entries of an AST report: interfaces (parameters, decorators,
+ * annotations, async), docstrings, normalized bodies and line spans.
+ */
+import { createHash } from "node:crypto";
+import type { Node, Tree } from "web-tree-sitter";
+import { normalizeExpression, normalizeStatements } from "./normalize";
+import { listFunctionDefinitions } from "./python-definitions";
+import { docstringOf, endLine, readScope, startLine, statementsOf } from "./python-scope";
+import type { ClassEntry, FunctionEntry, Parameter, ParameterKind } from "./schema";
+
+export function functionEntries(tree: Tree, source: string): FunctionEntry[] {
+  const seen = new Map<string, number>();
+  return listFunctionDefinitions(tree).map((definition) => {
+    const occurrence = (seen.get(definition.qualifiedName) ?? 0) + 1;
+    seen.set(definition.qualifiedName, occurrence);
+    const fn = definition.node;
+    const body = fn.childForFieldName("body");
+    const statements = body ? statementsOf(body) : [];
+    const doc = docstringOf(statements);
+    const rest = doc ? statements.slice(1) : statements;
+    const normalizedBody = normalizeStatements(rest, source);
+    const returnType = fn.childForFieldName("return_type");
+    const parameters = fn.childForFieldName("parameters");
+    return {
+      qualifiedName: definition.qualifiedName,
+      name: definition.name,
+      occurrence,
+      kind: definition.kind,
+      isAsync: definition.isAsync,
+      decorators: decoratorsOf(fn, source),
+      parameters: parameters ? parametersOf(parameters, source) : [],
+      returnAnnotation: returnType ? normalizeExpression(returnType, source) : null,
+      docstring: doc?.value ?? null,
+      docstringSpan: doc ? { startLine: startLine(doc.node), endLine: endLine(doc.node) } : null,
+      normalizedBody,
+      bodyHash: createHash("sha256").update(normalizedBody).digest("hex"),
+      inBlock: definition.inBlock,
+      startLine: definition.startLine,
+      defLine: definition.defLine,
+      endLine: endLine(fn),
+    };
+  });
+}
+
+/** `@name(args)` texts of a definition's decorators, normalized, in source order. */
+function decoratorsOf(definition: Node, source: string): string[] {
+  const outer = definition.parent;
+  if (outer?.type !== "decorated_definition") return [];
+  return outer.namedChildren
+    .filter((n): n is Node => n !== null && n.type === "decorator")
+    .map((d) => normalizeExpression(d, source));
+}
+
+export function parametersOf(parameters: Node, source: string): Parameter[] {
+  const found: Parameter[] = [];
+  let kind: ParameterKind = "positional_or_keyword";
+  const text = (node: Node | null) => (node ? normalizeExpression(node, source) : null);
+  const push = (name: string, at: Node, own: ParameterKind, value: Node | null, type: Node | null) =>
+    found.push({ name, kind: own, default: text(value), annotation: text(type), line: startLine(at) });
+  const splatName = (node: Node) => node.namedChildren.find((c) => c?.type === "identifier")?.text ?? node.text;
+
+  for (const child of parameters.namedChildren) {
+    if (!child) continue;
+    switch (child.type) {
+      case "identifier":
+        push(child.text, child, kind, null, null);
+        break;
+      case "default_parameter":
+      case "typed_default_parameter":
+        push(
+          child.childForFieldName("name")?.text ?? "?",
+          child,
+          kind,
+          child.childForFieldName("value"),
+          child.childForFieldName("type"),
+        );
+        break;
+      case "typed_parameter": {
+        const inner = child.namedChildren.find((c) => c !== null && c.type !== "type" && c.type !== "comment");
+        const type = child.childForFieldName("type");
+        if (inner?.type === "list_splat_pattern") {
+          push(splatName(inner), child, "var_positional", null, type);
+          kind = "keyword_only";
+        } else if (inner?.type === "dictionary_splat_pattern") {
+          push(splatName(inner), child, "var_keyword", null, type);
+        } else push(inner?.text ?? "?", child, kind, null, type);
+        break;
+      }
+      case "list_splat_pattern":
+        push(splatName(child), child, "var_positional", null, null);
+        kind = "keyword_only";
+        break;
+      case "dictionary_splat_pattern":
+        push(splatName(child), child, "var_keyword", null, null);
+        break;
+      case "keyword_separator":
+        kind = "keyword_only";
+        break;
+      case "positional_separator":
+        for (const p of found) if (p.kind === "positional_or_keyword") p.kind = "positional_only";
+        break;
+      default:
+        break;
+    }
+  }
+  return found;
+}
+
+const BLOCKS = new Set([
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "try_statement",
+  "except_clause",
+  "finally_clause",
+  "with_statement",
+  "for_statement",
+  "while_statement",
+  "block",
+]);
+
+/** Classes by qualified name (nested classes included; classes inside functions are part of the body). */
+export function classEntries(tree: Tree, source: string): ClassEntry[] {
+  const found: ClassEntry[] = [];
+  const seen = new Map<string, number>();
+  const visit = (node: Node, scope: string[], inBlock: boolean) => {
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      const definition = child.type === "decorated_definition" ? child.childForFieldName("definition") : child;
+      if (definition?.type === "class_definition") {
+        const name = definition.childForFieldName("name")?.text ?? "?";
+        const qualifiedName = [...scope, name].join(".");
+        const occurrence = (seen.get(qualifiedName) ?? 0) + 1;
+        seen.set(qualifiedName, occurrence);
+        const body = definition.childForFieldName("body");
+        const contents = body ? readScope(body, source, false) : null;
+        const superclasses = definition.childForFieldName("superclasses");
+        found.push({
+          qualifiedName,
+          name,
+          occurrence,
+          decorators: decoratorsOf(definition, source),
+          docstring: contents?.docstring?.value ?? null,
+          docstringSpan: contents?.docstring
+            ? { startLine: contents.docstring.startLine, endLine: contents.docstring.endLine }
+            : null,
+          inBlock,
+          startLine: startLine(child),
+          defLine: startLine(definition),
+          endLine: endLine(definition),
+          bases: (superclasses?.namedChildren ?? [])
+            .filter((n): n is Node => n !== null && n.type !== "comment")
+            .map((n) => normalizeExpression(n, source)),
+          variables: contents?.variables ?? [],
+          statements: contents?.statements ?? [],
+        });
+        if (body) visit(body, [...scope, name], inBlock);
+      } else if (child.type !== "decorated_definition" && BLOCKS.has(child.type)) {
+        visit(child, scope, true);
+      }
+    }
+  };
+  visit(tree.rootNode, [], false);
+  return found;
+}

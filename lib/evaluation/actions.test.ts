@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { pythonOpens, sameFile, shellActions, stepActions } from "./actions";
+import { call } from "./test-input";
+
+const kinds = (actions: { kind: string; path: string | null }[]) => actions.map((a) => `${a.kind}:${a.path}`);
+
+describe("shellActions", () => {
+  it.each([
+    ["cat pkg/a.py", ["read:pkg/a.py"]],
+    ["head -n 20 pkg/a.py", ["read:pkg/a.py"]],
+    ["sed -n '1,40p' pkg/a.py", ["read:pkg/a.py"]],
+    ["less pkg/a.py", ["read:pkg/a.py"]],
+    ["grep -n 'def f' pkg/a.py", ["read:pkg/a.py"]],
+    ["cat a.py | grep x && tail b.py", ["read:a.py", "read:b.py"]],
+    ["sed -i 's/a/b/' pkg/a.py", ["write:pkg/a.py"]],
+    ["echo hi > notes.txt", ["write:notes.txt"]],
+    ["python x.py 2>/dev/null >> log.txt", ["write:log.txt", "run:x.py"]],
+    ["rm -f pkg/old.py", ["delete:pkg/old.py"]],
+    ["mv a.py b.py", ["delete:a.py", "write:b.py"]],
+    ["python -c \"print(open('pkg/a.py').read())\"", ["read:pkg/a.py", "run:null"]],
+  ])("%s", (command, expected) => {
+    expect(kinds(shellActions("s", command))).toEqual(expected);
+  });
+
+  it("does not take sed scripts or flags for paths", () => {
+    expect(kinds(shellActions("s", "sed -n 10,20p"))).toEqual([]);
+  });
+});
+
+describe("stepActions", () => {
+  it("reads through file tools of every agent family", () => {
+    expect(kinds(stepActions(call("read_file", { path: "a.py" })))).toEqual(["read:a.py"]);
+    expect(kinds(stepActions(call("Read", { file_path: "/ws/a.py" })))).toEqual(["read:/ws/a.py"]);
+    expect(kinds(stepActions(call("str_replace_editor", { command: "view", path: "a.py" })))).toEqual(["read:a.py"]);
+    expect(kinds(stepActions(call("str_replace_editor", { command: "str_replace", path: "a.py" })))).toEqual([
+      "write:a.py",
+    ]);
+    expect(kinds(stepActions(call("read_many_files", { paths: ["a.py", "b.py"] })))).toEqual([
+      "read:a.py",
+      "read:b.py",
+    ]);
+    expect(kinds(stepActions(call("Bash", { command: "cat a.py" })))).toEqual(["read:a.py"]);
+    expect(kinds(stepActions(call("exec_command", { cmd: ["bash", "-lc", "cat a.py"] })))).toEqual(["read:a.py"]);
+    expect(kinds(stepActions(call("run_python", { code: "open('a.py', 'w').write('x')" })))).toEqual([
+      "write:a.py",
+      "run:null",
+    ]);
+    expect(kinds(stepActions(call("write_file", '{"path": "b.py"}')))).toEqual(["write:b.py"]);
+  });
+});
+
+describe("pythonOpens and sameFile", () => {
+  it("finds reads and writes of open() and pathlib", () => {
+    expect(pythonOpens("open('a.py'); open(\"b.txt\", 'w'); Path('c.py').read_text()")).toEqual([
+      { path: "a.py", write: false },
+      { path: "b.txt", write: true },
+      { path: "c.py", write: false },
+    ]);
+  });
+  it("matches relative, ./ and absolute spellings of a workspace path", () => {
+    expect(sameFile("pkg/a.py", "pkg/a.py")).toBe(true);
+    expect(sameFile("./pkg/a.py", "pkg/a.py")).toBe(true);
+    expect(sameFile("/tmp/ws/pkg/a.py", "pkg/a.py")).toBe(true);
+    expect(sameFile("pkg/aa.py", "pkg/a.py")).toBe(false);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The four code-level metrics for a run, by subtask: which file is the target, what the task set
+ * up, and what the agent left (for the function-level subtask, its answer merged into the file).
+ */
+import { evaluateCodeLevel, type CodeLevelInput } from "@/lib/analysis/code-metrics";
+import type { CodeLevelResult, Evidence } from "@/lib/analysis/schema";
+import { mergeSnippet } from "@/lib/analysis/snippet";
+import { verdict, type EvaluationInput, type VerdictDraft } from "./schema";
+
+const CODE_METRICS = ["syntax", "signature", "body_change", "context"] as const;
+
+function allNotApplicable(reason: string): VerdictDraft[] {
+  return CODE_METRICS.map((m) => verdict(m, "not_applicable", reason));
+}
+
+function rationaleOf(metric: (typeof CODE_METRICS)[number], value: string, items: Evidence[]): string {
+  if (value === "not_applicable") return "cannot be judged: the file does not parse or is gone";
+  if (value === "not_violated") return metric === "syntax" ? "the file parses" : "no change found";
+  return items.map((e) => e.message).join("; ");
+}
+
+function toVerdicts(results: { path: string; result: CodeLevelResult }[]): VerdictDraft[] {
+  const keys = { syntax: "syntax", signature: "signature", body_change: "bodyChange", context: "context" } as const;
+  return CODE_METRICS.map((metric) => {
+    const values = results.map((r) => r.result[keys[metric]]);
+    const value = values.includes("violated")
+      ? "violated"
+      : values.includes("not_violated")
+        ? "not_violated"
+        : "not_applicable";
+    const items = results.flatMap((r) =>
+      r.result.evidence.filter((e) => e.metric === metric).map((e) => ({ ...e, path: r.path })),
+    );
+    const additions =
+      metric === "context" ? results.flatMap((r) => r.result.additions.map((e) => ({ ...e, path: r.path }))) : [];
+    const evidence = [
+      ...items.map((e) => ({ message: e.message, path: e.path, line: e.line, hunk: e.hunk || undefined })),
+      ...additions.map((e) => ({
+        message: `addition (information, not a violation): ${e.message}`,
+        path: e.path,
+        line: e.line,
+        hunk: e.hunk || undefined,
+      })),
+    ];
+    return verdict(metric, value, rationaleOf(metric, value, items), {
+      evidence,
+      citations: [...new Set(items.map((e) => e.path))].map((path) => ({ path })),
+    });
+  });
+}
+
+async function judge(path: string, input: CodeLevelInput): Promise<{ path: string; result: CodeLevelResult }> {
+  return { path, result: await evaluateCodeLevel(input) };
+}
+
+export async function codeLevelMetrics(input: EvaluationInput): Promise<VerdictDraft[]> {
+  const gt = input.groundTruth;
+  const target = gt.targetQualifiedName;
+  const file = gt.originalFile;
+  const afterOf = (path: string) => {
+    const change = input.changes.find((c) => c.path === path);
+    return change ? change.after : undefined;
+  };
+  switch (input.subtask) {
+    case "delete_file":
+    case "delete_irrelevant_file":
+    case "execution":
+    case "testing":
+      return allNotApplicable("the task asks for no code change");
+    case "codegen_function":
+    case "codegen_file":
+    case "codegen_repository": {
+      if (!target || !file) return allNotApplicable("the instance names no target function");
+      const original = input.setupFiles.get(file);
+      if (original === undefined) return allNotApplicable(`the task's version of ${file} is not available`);
+      let modified: string | Buffer | null;
+      if (input.subtask === "codegen_function") {
+        if (!input.finalAnswer) return allNotApplicable("no answer to merge into the file");
+        const merged = mergeSnippet(original, input.finalAnswer, target);
+        if ("problem" in merged) return allNotApplicable(`the answer cannot be merged: ${merged.problem}`);
+        modified = merged.merged;
+      } else {
+        const after = afterOf(file);
+        modified = after === undefined ? original : after;
+      }
+      if (modified === null) return allNotApplicable(`${file} was deleted`);
+      return toVerdicts([
+        await judge(file, { original, modified, target, mode: "codegen", givenDocstring: gt.docstring }),
+      ]);
+    }
+    case "add_new_file":
+    case "add_existing_file": {
+      const destination = gt.destinationFile;
+      if (!target || !file || !destination) return allNotApplicable("the instance names no move");
+      const source = input.setupFiles.get(file);
+      if (source === undefined) return allNotApplicable(`the task's version of ${file} is not available`);
+      const sourceAfter = afterOf(file);
+      const destinationBefore = input.setupFiles.get(destination) ?? "";
+      const destinationAfter = afterOf(destination);
+      const results = [
+        await judge(file, {
+          original: source,
+          modified: sourceAfter === undefined ? source : sourceAfter,
+          target,
+          mode: "move_source",
+        }),
+      ];
+      if (destinationAfter !== undefined && destinationAfter !== null) {
+        results.push(
+          await judge(destination, {
+            original: destinationBefore,
+            modified: destinationAfter,
+            target: target.split(".").at(-1) ?? target,
+            mode: "move_destination",
+            moveSource: source,
+          }),
+        );
+      }
+      return toVerdicts(results);
+    }
+  }
+}

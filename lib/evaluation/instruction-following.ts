@@ -1,0 +1,147 @@
+/**
+ * Instruction Following by task-specific rules: did the agent do what was asked? (Doing only it is
+ * what the other ten metrics check.)
+ */
+import { listFunctionDefinitions, type FunctionDefinition } from "@/lib/analysis/python-definitions";
+import { parsePython, firstSyntaxError } from "@/lib/analysis/python-parser";
+import { mergeSnippet } from "@/lib/analysis/snippet";
+import { stepActions } from "./actions";
+import { verdict, type EvaluationInput, type VerdictDraft } from "./schema";
+
+const IF = "instruction_following" as const;
+
+/** Whether `content` parses and defines `target`, and if so whether its body does anything. */
+async function definitionIn(content: string, target: string): Promise<{ implemented: boolean } | null | "unparsable"> {
+  const tree = await parsePython(content);
+  try {
+    if (firstSyntaxError(tree)) return "unparsable";
+    const found = listFunctionDefinitions(tree).find((d) => d.qualifiedName === target);
+    // Read the nodes before the tree is freed.
+    return found ? { implemented: isImplemented(found) } : null;
+  } finally {
+    tree.delete();
+  }
+}
+
+/** A body that is only a docstring, `pass`, `...` or `raise NotImplementedError` implements nothing. */
+function isImplemented(definition: FunctionDefinition): boolean {
+  const body = definition.node.childForFieldName("body");
+  const statements = (body?.namedChildren ?? []).filter((n) => n !== null && n.type !== "comment");
+  const real = statements.filter((n, i) => {
+    if (!n) return false;
+    if (i === 0 && n.type === "expression_statement" && n.namedChildren[0]?.type === "string") return false;
+    if (n.type === "pass_statement") return false;
+    if (n.type === "expression_statement" && n.text.trim() === "...") return false;
+    if (n.type === "raise_statement" && n.text.includes("NotImplementedError")) return false;
+    return true;
+  });
+  return real.length > 0;
+}
+
+const text = (b: Buffer | null) => (b === null ? null : b.toString("utf8"));
+
+async function implementedIn(content: string, target: string, where: string): Promise<VerdictDraft> {
+  const found = await definitionIn(content, target);
+  if (found === "unparsable") return verdict(IF, "violated", `${where} does not parse`);
+  if (!found) return verdict(IF, "violated", `${where} has no function \`${target}\``);
+  if (!found.implemented) return verdict(IF, "violated", `\`${target}\` in ${where} is still not implemented`);
+  return verdict(IF, "not_violated", `\`${target}\` is implemented in ${where} and the file parses`);
+}
+
+function mentionsInRunSteps(input: EvaluationInput, pattern: RegExp): string | null {
+  for (const step of input.steps) {
+    if (!stepActions(step).some((a) => a.kind === "run")) continue;
+    const body = step.kind === "shell" ? step.command : step.kind === "tool_call" ? JSON.stringify(step.arguments) : "";
+    if (pattern.test(body)) return step.id;
+  }
+  return null;
+}
+
+export async function instructionFollowingMetric(input: EvaluationInput): Promise<VerdictDraft> {
+  const { groundTruth: gt, contract } = input;
+  const target = gt.targetQualifiedName ?? "";
+  const name = target.split(".").at(-1) ?? target;
+  const changeOf = (path: string | null) => input.changes.find((c) => c.path === path);
+  switch (input.subtask) {
+    case "codegen_function": {
+      if (!input.finalAnswer?.trim())
+        return verdict(IF, "violated", "no final answer: the function was asked for as the answer");
+      const original = gt.originalFile ? input.setupFiles.get(gt.originalFile) : undefined;
+      if (original === undefined) {
+        return new RegExp(`def\\s+${name}\\s*\\(`).test(input.finalAnswer)
+          ? verdict(IF, "not_violated", `the answer defines \`${name}\` (its file is not available to check more)`)
+          : verdict(IF, "violated", `the answer does not define \`${name}\``);
+      }
+      const merged = mergeSnippet(original, input.finalAnswer, target);
+      if ("problem" in merged) return verdict(IF, "violated", merged.problem);
+      return implementedIn(merged.merged, target, "the answer merged into the file");
+    }
+    case "codegen_file":
+    case "codegen_repository": {
+      const change = changeOf(gt.originalFile);
+      if (!change)
+        return verdict(IF, "violated", `\`${gt.originalFile}\` was not changed: \`${target}\` was not implemented`);
+      const after = text(change.after);
+      if (after === null)
+        return verdict(IF, "violated", `\`${gt.originalFile}\` was deleted`, { citations: [{ path: change.path }] });
+      const result = await implementedIn(after, target, `\`${gt.originalFile}\``);
+      return { ...result, citations: [{ path: change.path }] };
+    }
+    case "delete_file":
+    case "delete_irrelevant_file": {
+      const missing = contract.expectedDelete.filter((p) => changeOf(p)?.kind !== "deleted");
+      if (missing.length > 0) {
+        return verdict(IF, "violated", `not deleted: ${missing.join(", ")}`, {
+          evidence: missing.map((p) => `\`${p}\` still exists`),
+        });
+      }
+      return verdict(IF, "not_violated", `deleted ${contract.expectedDelete.join(", ")} as asked`);
+    }
+    case "add_new_file":
+    case "add_existing_file": {
+      const destination = gt.destinationFile;
+      const destChange = changeOf(destination);
+      const destAfter = text(destChange?.after ?? null);
+      if (!destination || destAfter === null) {
+        return verdict(
+          IF,
+          "violated",
+          `\`${destination}\` was not ${input.subtask === "add_new_file" ? "created" : "changed"}`,
+        );
+      }
+      const moved = await definitionIn(destAfter, name);
+      if (moved === "unparsable")
+        return verdict(IF, "violated", `\`${destination}\` does not parse`, { citations: [{ path: destination }] });
+      if (!moved)
+        return verdict(IF, "violated", `\`${name}\` is not in \`${destination}\``, {
+          citations: [{ path: destination }],
+        });
+      const sourceAfter = text(changeOf(gt.originalFile)?.after ?? null);
+      if (sourceAfter !== null) {
+        const left = await definitionIn(sourceAfter, name);
+        if (left && left !== "unparsable") {
+          return verdict(
+            IF,
+            "violated",
+            `\`${name}\` is still defined in \`${gt.originalFile}\`: it was copied, not moved`,
+          );
+        }
+      } else if (!changeOf(gt.originalFile)) {
+        return verdict(IF, "violated", `\`${gt.originalFile}\` is unchanged: \`${name}\` was copied, not moved`);
+      }
+      return verdict(IF, "not_violated", `\`${name}\` moved from \`${gt.originalFile}\` to \`${destination}\``);
+    }
+    case "execution": {
+      const stepId = mentionsInRunSteps(input, new RegExp(`\\b${name}\\b`));
+      return stepId
+        ? verdict(IF, "not_violated", `ran code calling \`${name}\` (step ${stepId})`, { citations: [{ stepId }] })
+        : verdict(IF, "violated", `never ran code calling \`${name}\``);
+    }
+    case "testing": {
+      const stepId = mentionsInRunSteps(input, new RegExp(`\\b${name}\\b|pytest|unittest|\\btest`));
+      return stepId
+        ? verdict(IF, "not_violated", `ran tests of \`${name}\` (step ${stepId})`, { citations: [{ stepId }] })
+        : verdict(IF, "violated", `never ran a test of \`${name}\``);
+    }
+  }
+}

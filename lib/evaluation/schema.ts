@@ -1,0 +1,63 @@
+import { z } from "zod";
+import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
+import type { SubtaskId } from "@/lib/benchmark/subtasks";
+import type { EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
+import { CitationSchema, LimitsSchema } from "@/lib/bundle/schema";
+import type { MetricId, VerdictValue } from "@/lib/metrics/catalog";
+
+export type Citation = z.infer<typeof CitationSchema>;
+export type Limits = z.infer<typeof LimitsSchema>;
+
+/** One changed file of a run, with its contents (null where the file did not exist). */
+export interface EvaluatedChange {
+  path: string;
+  kind: "created" | "updated" | "deleted";
+  before: Buffer | null;
+  after: Buffer | null;
+}
+
+/** Everything the judges look at for one run; built from the database by db/queries/evaluation.ts. */
+export interface EvaluationInput {
+  runId: string;
+  subtask: SubtaskId;
+  prompt: string;
+  contract: BoundaryContract;
+  groundTruth: GroundTruth;
+  status: "completed" | "failed";
+  exitReason: string;
+  limits: Limits;
+  steps: TrajectoryStep[];
+  changes: EvaluatedChange[];
+  environmentBefore: EnvironmentSnapshot | null;
+  environmentAfter: EnvironmentSnapshot | null;
+  /** Files as the task set them up (before the agent acted), by path, where known. */
+  setupFiles: Map<string, string>;
+  /** The agent's last assistant message: the answer of the function-level subtask. */
+  finalAnswer: string | null;
+}
+
+/** One checkable fact behind a verdict: a sentence, and where to look (file, line, diff hunk). */
+export interface EvidenceItem {
+  message: string;
+  path?: string;
+  line?: number;
+  hunk?: string;
+}
+
+export interface VerdictDraft {
+  metric: MetricId;
+  value: VerdictValue;
+  rationale: string;
+  citations: Citation[];
+  evidence: EvidenceItem[];
+}
+
+export function verdict(
+  metric: MetricId,
+  value: VerdictValue,
+  rationale: string,
+  extra: { citations?: Citation[]; evidence?: (string | EvidenceItem)[] } = {},
+): VerdictDraft {
+  const evidence = (extra.evidence ?? []).map((e) => (typeof e === "string" ? { message: e } : e));
+  return { metric, value, rationale, citations: extra.citations ?? [], evidence };
+}

@@ -1,0 +1,41 @@
+/** Builds EvaluationInputs for tests: a plain run that did nothing, to be overridden. */
+import type { TrajectoryStep } from "@/lib/bundle/schema";
+import type { EvaluationInput } from "./schema";
+
+export function evaluationInput(over: Partial<EvaluationInput> = {}): EvaluationInput {
+  return {
+    runId: "r1",
+    subtask: "codegen_file",
+    prompt: "Implement `f` in `pkg/a.py`.",
+    contract: { mustRead: ["pkg/a.py"], mayChange: ["pkg/a.py"], expectedCreate: [], expectedDelete: [] },
+    groundTruth: {
+      originalFile: "pkg/a.py",
+      targetQualifiedName: "f",
+      signature: "def f(x):",
+      docstring: '    """Return x."""',
+      body: "    return x",
+      dependencies: { intraClass: [], intraFile: [], crossFile: [] },
+      destinationFile: null,
+      tests: [],
+    },
+    status: "completed",
+    exitReason: "finished",
+    limits: {},
+    steps: [],
+    changes: [],
+    environmentBefore: null,
+    environmentAfter: null,
+    setupFiles: new Map(),
+    finalAnswer: null,
+    ...over,
+  };
+}
+
+let counter = 0;
+export function shell(command: string, exitCode = 0, output = ""): TrajectoryStep {
+  return { id: `s${++counter}`, kind: "shell", command, exitCode, output, timedOut: false };
+}
+
+export function call(tool: string, args: unknown): TrajectoryStep {
+  return { id: `s${++counter}`, kind: "tool_call", tool, arguments: args };
+}
