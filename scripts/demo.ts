@@ -4,7 +4,8 @@
  * data, import it, build the dashboard and serve it on http://127.0.0.1:PORT.
  * --smoke serves, checks the pages answer with the imported data, then stops (used by CI).
  *
- * Stages: [1] database  [2] sample benchmark  [3] run bundles  [4] import  [5] build  [6] serve.
+ * Stages: [1] database  [2] sample benchmark  [3] run bundles  [4] import  [5] evaluate (rule
+ * judge)  [6] build  [7] serve.
  * Stage 2 writes synthetic scripted bundles until the agent runner lands (issue #5); every run it
  * makes is marked `scripted`, and the dashboard says so.
  */
@@ -15,6 +16,8 @@ import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { saveBenchmark } from "@/db/queries/benchmarks";
+import { ensureJudge, loadEvaluationInput, runsToEvaluate, saveVerdicts } from "@/db/queries/evaluation";
+import { RULE_JUDGE, ruleJudge } from "@/lib/evaluation/rule-judge";
 import { buildBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
@@ -46,10 +49,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const dbFile = databasePathFromEnv(io.env);
 
-  say(`[1/6] database: ${dbFile}`);
+  say(`[1/7] database: ${dbFile}`);
   const db = createDb(dbFile);
 
-  say(`[2/6] sample benchmark from ${SAMPLE_CORPUS}`);
+  say(`[2/7] sample benchmark from ${SAMPLE_CORPUS}`);
   const dataFile = `${SAMPLE_CORPUS}/data.jsonl`;
   const built = await buildBenchmark({
     benchmarkId: "sample",
@@ -68,7 +71,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   });
   say(`      ${saved.instances} instances in ${SUBTASK_IDS.filter((id) => built.counts[id] > 0).length} subtasks`);
 
-  say(`[3/6] run bundles: ${args.runs} synthetic scripted runs in ${DEMO_DIR}/bundles`);
+  say(`[3/7] run bundles: ${args.runs} synthetic scripted runs in ${DEMO_DIR}/bundles`);
   const bundleDir = path.join(DEMO_DIR, "bundles");
   const progress = createProgress("write", args.runs, io.stderr);
   for (let i = 0; i < args.runs; i++) {
@@ -80,7 +83,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   progress.finish();
 
-  say(`[4/6] import`);
+  say(`[4/7] import`);
   const { sources } = await discoverBundles([bundleDir]);
   const importProgress = createProgress("import", sources.length, io.stderr);
   const results = await ingestBundles(sources, {
@@ -90,19 +93,29 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     onResult: (r) => importProgress.tick(!r.ok),
   });
   importProgress.finish();
-  db.$client.close();
   const failed = results.filter((r) => !r.ok);
   if (failed.length > 0) throw new AppError("INTERNAL", `demo import failed: ${JSON.stringify(failed[0])}`);
   const imported = results.filter((r) => r.ok && r.outcome === "imported").length;
   say(`      ${imported} imported, ${results.length - imported} already there`);
 
-  say(`[5/6] build the dashboard (next build)`);
+  say(`[5/7] evaluate: the rule judge on every run not yet judged`);
+  const judgeId = ensureJudge(db, RULE_JUDGE);
+  const pending = runsToEvaluate(db, judgeId);
+  const evaluateProgress = createProgress("evaluate", pending.length, io.stderr);
+  for (const runId of pending) {
+    saveVerdicts(db, runId, judgeId, await ruleJudge(loadEvaluationInput(db, runId)));
+    evaluateProgress.tick();
+  }
+  if (pending.length > 0) evaluateProgress.finish();
+  db.$client.close();
+
+  say(`[6/7] build the dashboard (next build)`);
   const env = { ...io.env, NEXT_TELEMETRY_DISABLED: "1", STUDIO_DB: dbFile };
   const build = spawnSync("npx", ["next", "build"], { stdio: "inherit", env });
   if (build.status !== 0) throw new AppError("INTERNAL", `next build failed with exit code ${build.status}`);
 
   const url = `http://127.0.0.1:${args.port}`;
-  say(`[6/6] serve: ${url}  (Ctrl-C to stop)`);
+  say(`[7/7] serve: ${url}  (Ctrl-C to stop)`);
   // Its own process group, so that stopping it also stops next-server (STACK.md).
   const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(args.port)], {
     stdio: args.smoke ? "ignore" : "inherit",
