@@ -16,8 +16,6 @@ import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { saveBenchmark } from "@/db/queries/benchmarks";
-import { ensureJudge, loadEvaluationInput, runsToEvaluate, saveVerdicts } from "@/db/queries/evaluation";
-import { RULE_JUDGE, ruleJudge } from "@/lib/evaluation/rule-judge";
 import { buildBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
@@ -29,6 +27,7 @@ import { parseCliArgs } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
+import { main as evaluate } from "./evaluate";
 
 const ArgsSchema = z.object({
   port: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -97,17 +96,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (failed.length > 0) throw new AppError("INTERNAL", `demo import failed: ${JSON.stringify(failed[0])}`);
   const imported = results.filter((r) => r.ok && r.outcome === "imported").length;
   say(`      ${imported} imported, ${results.length - imported} already there`);
-
-  say(`[5/7] evaluate: the rule judge on every run not yet judged`);
-  const judgeId = ensureJudge(db, RULE_JUDGE);
-  const pending = runsToEvaluate(db, judgeId);
-  const evaluateProgress = createProgress("evaluate", pending.length, io.stderr);
-  for (const runId of pending) {
-    saveVerdicts(db, runId, judgeId, await ruleJudge(loadEvaluationInput(db, runId)));
-    evaluateProgress.tick();
-  }
-  if (pending.length > 0) evaluateProgress.finish();
   db.$client.close();
+
+  say(`[5/7] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol)`);
+  for (const argv of [[], ["--judge", "gemini", "--mock"]]) {
+    const code = await evaluate(argv, io);
+    if (code !== 0) throw new AppError("INTERNAL", `evaluate ${argv.join(" ")} failed with exit code ${code}`);
+  }
 
   say(`[6/7] build the dashboard (next build)`);
   const env = { ...io.env, NEXT_TELEMETRY_DISABLED: "1", STUDIO_DB: dbFile };

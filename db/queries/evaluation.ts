@@ -2,7 +2,7 @@
  * The evaluation's reads and writes: everything a judge needs about one run, which runs still
  * lack a judge's verdicts, and storing verdicts (one transaction per run).
  */
-import { and, eq, inArray, like, sql } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { InstanceSchema } from "@/lib/benchmark/schema";
 import { LimitsSchema, TrajectoryStepSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
@@ -46,19 +46,36 @@ export function ensureJudge(db: Db, judge: JudgeIdentity): number {
   return row.id;
 }
 
-/** Runs without a complete set of verdicts from this judge; `pattern` filters run ids (SQL LIKE, `*` works too). */
-export function runsToEvaluate(db: Db, judgeId: number, options: { pattern?: string; force?: boolean } = {}): string[] {
+/**
+ * Runs that lack a verdict for some (metric, judge) pair: a judge scores its metrics, each under
+ * its own judge row (an LLM judge has one per prompt version). `pattern` filters run ids (SQL
+ * LIKE; `*` works too).
+ */
+export function runsToEvaluate(
+  db: Db,
+  judgeByMetric: ReadonlyMap<string, number> | number,
+  options: { pattern?: string; force?: boolean } = {},
+): string[] {
+  const pairs =
+    typeof judgeByMetric === "number"
+      ? METRIC_IDS.map((metric) => [metric, judgeByMetric] as const)
+      : [...judgeByMetric];
   const pattern = options.pattern ? options.pattern.replace(/\*/g, "%") : "%";
-  const rows = db
-    .select({
-      id: t.runs.id,
-      judged: sql<number>`(SELECT count(*) FROM verdicts v WHERE v.run_id = ${t.runs.id} AND v.judge_id = ${judgeId})`,
-    })
+  const ids = db
+    .select({ id: t.runs.id })
     .from(t.runs)
     .where(like(t.runs.id, pattern))
     .orderBy(t.runs.id)
-    .all();
-  return rows.filter((r) => options.force || r.judged < METRIC_IDS.length).map((r) => r.id);
+    .all()
+    .map((r) => r.id);
+  if (options.force) return ids;
+  const judged = db.$client.prepare<[string], { metric: string; judge_id: number }>(
+    "SELECT metric, judge_id FROM verdicts WHERE run_id = ?",
+  );
+  return ids.filter((id) => {
+    const have = new Set(judged.all(id).map((v) => `${v.metric}\0${v.judge_id}`));
+    return pairs.some(([metric, judgeId]) => !have.has(`${metric}\0${judgeId}`));
+  });
 }
 
 function contentOf(db: Db, sha256: string | null): Buffer | null {
@@ -168,20 +185,24 @@ export interface VerdictUsage {
 
 /** Replaces this judge's verdicts on the run, all metrics in one transaction. */
 export function saveVerdicts(db: Db, runId: string, judgeId: number, drafts: (VerdictDraft & VerdictUsage)[]): void {
+  saveJudgedVerdicts(
+    db,
+    runId,
+    drafts.map((verdict) => ({ judgeId, verdict })),
+  );
+}
+
+/** Replaces, in one transaction, each (metric, judge) verdict given for the run. */
+export function saveJudgedVerdicts(
+  db: Db,
+  runId: string,
+  entries: { judgeId: number; verdict: VerdictDraft & VerdictUsage }[],
+): void {
   db.transaction((tx) => {
-    tx.delete(t.verdicts)
-      .where(
-        and(
-          eq(t.verdicts.runId, runId),
-          eq(t.verdicts.judgeId, judgeId),
-          inArray(
-            t.verdicts.metric,
-            drafts.map((d) => d.metric),
-          ),
-        ),
-      )
-      .run();
-    for (const d of drafts) {
+    for (const { judgeId, verdict: d } of entries) {
+      tx.delete(t.verdicts)
+        .where(and(eq(t.verdicts.runId, runId), eq(t.verdicts.judgeId, judgeId), eq(t.verdicts.metric, d.metric)))
+        .run();
       tx.insert(t.verdicts)
         .values({
           runId,

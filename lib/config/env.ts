@@ -12,6 +12,10 @@ export const EnvSchema = z.object({
   STUDIO_BUNDLE_MAX_MEMBER_BYTES: PositiveInt.default(DEFAULT_READ_LIMITS.maxMemberBytes),
   STUDIO_BUNDLE_MAX_BYTES: PositiveInt.default(DEFAULT_READ_LIMITS.maxBundleBytes),
   STUDIO_BUNDLE_MAX_MEMBERS: PositiveInt.default(DEFAULT_READ_LIMITS.maxMembers),
+  /** The LLM judge's Gemini key and endpoint (the @google/genai SDK's own variable names). */
+  GEMINI_API_KEY: z.string().min(1).optional(),
+  GOOGLE_GEMINI_BASE_URL: z.url().optional(),
+  STUDIO_JUDGE_MODEL: z.string().min(1).default("gemini-2.5-flash"),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

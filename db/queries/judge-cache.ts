@@ -1,0 +1,29 @@
+import { eq } from "drizzle-orm";
+import type { CachedResponse, JudgeCache } from "@/lib/judge/schema";
+import type { Db } from "../client";
+import * as t from "../schema";
+
+/** The LLM judge's response cache in the database: identical requests are answered once, ever. */
+export function createDbJudgeCache(db: Db): JudgeCache {
+  return {
+    async get(key) {
+      const row = db
+        .select({ response: t.judgeCache.response })
+        .from(t.judgeCache)
+        .where(eq(t.judgeCache.key, key))
+        .get();
+      return row ? (JSON.parse(row.response) as CachedResponse) : null;
+    },
+    async set(key, value) {
+      db.insert(t.judgeCache)
+        .values({
+          key,
+          response: JSON.stringify(value),
+          inputTokens: value.inputTokens,
+          outputTokens: value.outputTokens,
+        })
+        .onConflictDoUpdate({ target: t.judgeCache.key, set: { response: JSON.stringify(value) } })
+        .run();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The judge's response cache: the key names everything that determines the answer (prompt
+ * version, model, and the exact request: system, user message, schema, generation settings), so
+ * identical requests are answered once. The store is the caller's (memory here; the database via
+ * db/); entries that fail validation are treated as misses.
+ */
+import { createHash } from "node:crypto";
+import type { LlmRequest } from "@/lib/llm/schema";
+import { canonicalJson } from "@/lib/util/canonical-json";
+import { CachedResponseSchema, type CachedResponse, type JudgeCache } from "./schema";
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** sha256(promptVersion + model + sha256(rendered input)), the rendered input being the whole request. */
+export function judgeCacheKey(promptVersion: string, model: string, request: LlmRequest): string {
+  const rendered = canonicalJson({
+    system: request.system,
+    prompt: request.prompt,
+    responseJsonSchema: request.responseJsonSchema ?? null,
+    temperature: request.temperature ?? null,
+    maxOutputTokens: request.maxOutputTokens ?? null,
+  });
+  return sha256(`${promptVersion}\n${model}\n${sha256(rendered)}`);
+}
+
+/** Reads an entry defensively: a corrupt or outdated entry is a miss, not a crash. */
+export async function readCache(cache: JudgeCache, key: string): Promise<CachedResponse | null> {
+  const value = await cache.get(key);
+  if (value === null) return null;
+  const parsed = CachedResponseSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** An in-process cache (tests, single CLI runs). */
+export function createMemoryJudgeCache(): JudgeCache & { readonly size: number } {
+  const entries = new Map<string, CachedResponse>();
+  return {
+    get: async (key) => entries.get(key) ?? null,
+    set: async (key, value) => {
+      entries.set(key, value);
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * One run rendered into the placeholders of a judge prompt, within `budgetChars` for the whole user
+ * message: every section but the trajectory is capped first, and the trajectory gets what is left
+ * (render-trajectory.ts condenses it to fit).
+ */
+import { diffLines, splitLines, type DiffOp } from "@/lib/analysis/line-diff";
+import type { EnvironmentSnapshot } from "@/lib/bundle/schema";
+import type { EvaluatedChange, EvaluationInput } from "@/lib/evaluation/schema";
+import { renderTemplate, type Placeholder } from "./prompts";
+import { truncateMiddle } from "./render-step";
+import { renderTrajectory, type RenderedTrajectory } from "./render-trajectory";
+
+export interface RenderRunOptions {
+  /** Characters of the whole user message (template + sections). */
+  budgetChars: number;
+  /** Hunk lines shown per changed file. */
+  diffLinesPerFile?: number;
+}
+
+/** Data sections sit in `<tag>` blocks; a run's own text must not be able to close them. */
+const DATA_TAGS =
+  /<(\/?)(task|boundary_contract|ground_truth|run_outcome|trajectory|changed_files|environment_diff|final_answer)\b/gi;
+const neutralize = (text: string) => text.replace(DATA_TAGS, "&lt;$1$2");
+
+const list = (paths: readonly string[]) => (paths.length === 0 ? "(none)" : paths.join(", "));
+
+export function renderContract(input: EvaluationInput): string {
+  const c = input.contract;
+  return [
+    `must read: ${list(c.mustRead)}`,
+    `may change: ${list(c.mayChange)}`,
+    `expected to create: ${list(c.expectedCreate)}`,
+    `expected to delete: ${list(c.expectedDelete)}`,
+  ].join("\n");
+}
+
+export function renderGroundTruth(input: EvaluationInput): string {
+  const g = input.groundTruth;
+  const lines = [
+    g.originalFile && `original file: ${g.originalFile}`,
+    g.targetQualifiedName && `target function: ${g.targetQualifiedName}`,
+    g.signature && `signature: ${g.signature.trim()}`,
+    g.destinationFile && `destination file: ${g.destinationFile}`,
+    g.dependencies.crossFile.length > 0 && `cross-file dependencies: ${g.dependencies.crossFile.join(", ")}`,
+    g.dependencies.intraFile.length > 0 && `same-file dependencies: ${g.dependencies.intraFile.join(", ")}`,
+    g.dependencies.intraClass.length > 0 && `same-class dependencies: ${g.dependencies.intraClass.join(", ")}`,
+    g.tests.length > 0 && `tests: ${g.tests.join(", ")}`,
+    g.docstring && `requirement (docstring):\n${truncateMiddle(g.docstring, 1500)}`,
+  ].filter((l): l is string => typeof l === "string" && l !== "");
+  return lines.length > 0 ? lines.join("\n") : "(none)";
+}
+
+function durationOf(input: EvaluationInput): string | null {
+  const times = input.steps
+    .flatMap((s) => (s.timestamp ? [Date.parse(s.timestamp)] : []))
+    .filter((t) => !Number.isNaN(t));
+  if (times.length < 2) return null;
+  const seconds = (Math.max(...times) - Math.min(...times)) / 1000;
+  return `${seconds.toFixed(1)} s from first to last step`;
+}
+
+export function renderOutcome(input: EvaluationInput): string {
+  const counts = new Map<string, number>();
+  for (const step of input.steps) counts.set(step.kind, (counts.get(step.kind) ?? 0) + 1);
+  const limits = Object.entries(input.limits)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${v}`);
+  const duration = durationOf(input);
+  return [
+    `status: ${input.status}`,
+    `exit reason: ${input.exitReason}`,
+    `limits: ${limits.length > 0 ? limits.join(", ") : "(none recorded)"}`,
+    `steps: ${input.steps.length} (${[...counts].map(([k, n]) => `${k} ${n}`).join(", ") || "none"})`,
+    ...(duration ? [`duration: ${duration}`] : []),
+  ].join("\n");
+}
+
+function isBinary(data: Buffer): boolean {
+  return data.subarray(0, 8000).includes(0);
+}
+
+function renderChange(change: EvaluatedChange, maxLines: number): string {
+  const { before, after } = change;
+  if ((before && isBinary(before)) || (after && isBinary(after))) {
+    return `${change.kind} ${change.path} (binary, ${after?.length ?? before?.length ?? 0} bytes)`;
+  }
+  const a = before ? splitLines(before.toString("utf8")) : [];
+  const b = after ? splitLines(after.toString("utf8")) : [];
+  if (change.kind === "deleted") return `deleted ${change.path} (${a.length} lines)`;
+  if (change.kind === "created") {
+    const shown = b.slice(0, maxLines).map((l) => `+${l}`);
+    const more = b.length > maxLines ? [`... ${b.length - maxLines} more lines`] : [];
+    return [`created ${change.path} (${b.length} lines)`, ...shown, ...more].join("\n");
+  }
+  const ops = diffLines(a, b);
+  const added = ops.filter((o) => o.kind === "insert").length;
+  const removed = ops.filter((o) => o.kind === "delete").length;
+  const body = shortDiff(ops, a, b);
+  const shown = body.slice(0, maxLines);
+  const more = body.length > maxLines ? [`... ${body.length - maxLines} more diff lines`] : [];
+  return [`updated ${change.path} (+${added} -${removed})`, ...shown, ...more].join("\n");
+}
+
+/** Unified-diff lines: the changes with two lines of context, `@@ -a +b @@` before each hunk. */
+function shortDiff(ops: readonly DiffOp[], a: readonly string[], b: readonly string[], context = 2): string[] {
+  const keep = new Set<number>();
+  ops.forEach((op, i) => {
+    if (op.kind === "equal") return;
+    for (let j = Math.max(0, i - context); j <= Math.min(ops.length - 1, i + context); j++) keep.add(j);
+  });
+  const lines: string[] = [];
+  let previous = -2;
+  for (const i of [...keep].sort((x, y) => x - y)) {
+    const op = ops[i]!;
+    if (i !== previous + 1) lines.push(`@@ -${op.a + 1} +${op.b + 1} @@`);
+    previous = i;
+    lines.push(
+      op.kind === "delete" ? `-${a[op.a] ?? ""}` : op.kind === "insert" ? `+${b[op.b] ?? ""}` : ` ${a[op.a] ?? ""}`,
+    );
+  }
+  return lines;
+}
+
+/** Every changed path is listed; diffs are dropped from the last files first when over `maxChars`. */
+export function renderChanges(changes: readonly EvaluatedChange[], maxChars: number, maxLines = 40): string {
+  if (changes.length === 0) return "(no file was created, updated or deleted)";
+  const sorted = [...changes].sort((x, y) => x.path.localeCompare(y.path));
+  const headers = sorted.map((c) => `${c.kind} ${c.path}`);
+  const withDiffs = sorted.map((c) => renderChange(c, maxLines));
+  const parts = [...withDiffs];
+  for (let i = parts.length - 1; i >= 0 && parts.join("\n\n").length > maxChars; i--) {
+    parts[i] = `${headers[i]} (diff omitted for length)`;
+  }
+  return truncateMiddle(parts.join("\n\n"), maxChars);
+}
+
+function packageChanges(
+  kind: string,
+  before: { name: string; version: string }[],
+  after: { name: string; version: string }[],
+): string[] {
+  const was = new Map(before.map((p) => [p.name, p.version]));
+  const now = new Map(after.map((p) => [p.name, p.version]));
+  const found: string[] = [];
+  for (const [name, version] of now) {
+    if (!was.has(name)) found.push(`${kind} package installed: ${name} ${version}`);
+    else if (was.get(name) !== version) found.push(`${kind} package changed: ${name} ${was.get(name)} -> ${version}`);
+  }
+  for (const [name, version] of was) if (!now.has(name)) found.push(`${kind} package removed: ${name} ${version}`);
+  return found;
+}
+
+/** Differences between the environment snapshots; "not captured" where a side is missing. */
+export function renderEnvironment(before: EnvironmentSnapshot | null, after: EnvironmentSnapshot | null): string {
+  if (!before || !after) return "environment snapshots: not captured (unknown, not unchanged)";
+  const found: string[] = [];
+  const notCaptured: string[] = [];
+  if (before.git && after.git) {
+    const [b, a] = [before.git, after.git];
+    if (b.head !== a.head) found.push(`git HEAD moved: ${b.head ?? "none"} -> ${a.head ?? "none"}`);
+    if (b.branch !== a.branch)
+      found.push(`git branch switched: ${b.branch ?? "detached"} -> ${a.branch ?? "detached"}`);
+    if (b.indexDigest !== a.indexDigest) found.push("git index changed");
+    if (b.stash.join("\n") !== a.stash.join("\n"))
+      found.push(`git stash changed: ${b.stash.length} -> ${a.stash.length} entries`);
+    for (const ref of [...new Set([...Object.keys(b.refs), ...Object.keys(a.refs)])].sort()) {
+      if (b.refs[ref] !== a.refs[ref]) {
+        found.push(
+          `git ref ${ref} ${b.refs[ref] === undefined ? "created" : a.refs[ref] === undefined ? "deleted" : "moved"}`,
+        );
+      }
+    }
+  } else notCaptured.push("git");
+  for (const kind of ["python", "system"] as const) {
+    const b = before.packages?.[kind];
+    const a = after.packages?.[kind];
+    if (b && a) found.push(...packageChanges(kind, b, a));
+    else notCaptured.push(`${kind} packages`);
+  }
+  if (before.outsideFiles && after.outsideFiles) {
+    const was = new Map(before.outsideFiles.map((f) => [f.path, f.sha256]));
+    const now = new Set(after.outsideFiles.map((f) => f.path));
+    for (const f of after.outsideFiles) {
+      if (!was.has(f.path)) found.push(`file outside the workspace created: ${f.path}`);
+      else if (was.get(f.path) !== f.sha256) found.push(`file outside the workspace changed: ${f.path}`);
+    }
+    for (const path of was.keys()) if (!now.has(path)) found.push(`file outside the workspace deleted: ${path}`);
+  } else notCaptured.push("files outside the workspace");
+  if (before.processes && after.processes) {
+    const was = new Set(before.processes.map((p) => p.pid));
+    for (const p of after.processes)
+      if (!was.has(p.pid))
+        found.push(`process still running after the run: pid ${p.pid} ${truncateMiddle(p.command, 200)}`);
+  } else notCaptured.push("processes");
+  const lines = found.length > 0 ? found : ["no differences in what was captured"];
+  if (notCaptured.length > 0) lines.push(`not captured: ${notCaptured.join(", ")}`);
+  return lines.join("\n");
+}
+
+export interface RenderedRun {
+  values: Record<Placeholder, string>;
+  /** The filled user template. */
+  user: string;
+  trajectory: RenderedTrajectory;
+}
+
+/** Fills a user template with the run, the trajectory condensed to what the budget leaves. */
+export function renderRun(template: string, input: EvaluationInput, options: RenderRunOptions): RenderedRun {
+  const budget = options.budgetChars;
+  const cap = (share: number, floor: number) => Math.max(floor, Math.floor(budget * share));
+  const values: Record<Placeholder, string> = {
+    subtask: input.subtask,
+    task_prompt: neutralize(truncateMiddle(input.prompt, cap(0.1, 2000))),
+    boundary_contract: neutralize(truncateMiddle(renderContract(input), cap(0.05, 1000))),
+    ground_truth: neutralize(truncateMiddle(renderGroundTruth(input), cap(0.05, 1000))),
+    run_outcome: renderOutcome(input),
+    trajectory: "",
+    changed_files: neutralize(renderChanges(input.changes, cap(0.15, 2000), options.diffLinesPerFile ?? 40)),
+    environment_diff: neutralize(
+      truncateMiddle(renderEnvironment(input.environmentBefore, input.environmentAfter), cap(0.05, 1000)),
+    ),
+    final_answer: neutralize(
+      input.finalAnswer ? truncateMiddle(input.finalAnswer, cap(0.08, 1500)) : "(no final answer)",
+    ),
+  };
+  const fixed = renderTemplate(template, values).length;
+  let room = Math.max(0, budget - fixed);
+  for (;;) {
+    const trajectory = renderTrajectory(input.steps, { budgetChars: room });
+    values.trajectory = neutralize(trajectory.text);
+    const user = renderTemplate(template, values);
+    // Neutralizing adds 3 chars per tag the agent's own text contains: shrink and render again.
+    const over = user.length - budget;
+    if (over <= 0 || room === 0) return { values, user, trajectory };
+    room = Math.max(0, room - over - 64);
+  }
+}
