@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { parseBundle } from "@/lib/bundle/parse";
+import { AstReportFileSchema } from "@/lib/bundle/schema";
 import { syntheticRun } from "@/lib/bundle/synthetic";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { AppError } from "@/lib/errors/app-error";
@@ -56,6 +57,18 @@ describe("evaluate CLI", () => {
     expect(first.code).toBe(0);
     expect(JSON.parse(first.out)).toMatchObject({ evaluated: 6, failed: 0 });
     expect(verdictCounts()).toEqual([{ kind: "rule", model: "", n: 66 }]);
+    // The static analysis is kept as each run's AST report, in the bundle format.
+    const db = new Database(dbPath, { readonly: true });
+    const reports = db
+      .prepare(
+        "SELECT c.content FROM run_artifacts a JOIN file_contents c ON c.sha256 = a.sha256 WHERE a.path = 'reports/ast.json'",
+      )
+      .all() as { content: Buffer }[];
+    db.close();
+    expect(reports).toHaveLength(6);
+    const report = AstReportFileSchema.parse(JSON.parse(reports[0]!.content.toString("utf8")));
+    expect(Object.keys(report.files).length).toBeGreaterThan(0);
+    expect(Object.values(report.files).every((f) => f.parses)).toBe(true);
     expect(JSON.parse((await evaluate(["--json"])).out)).toMatchObject({ evaluated: 0 });
   });
 

@@ -9,7 +9,14 @@
 import pLimit from "p-limit";
 import { z } from "zod";
 import { createDb, databasePathFromEnv, type Db } from "@/db/client";
-import { ensureJudge, loadEvaluationInput, runsToEvaluate, saveJudgedVerdicts } from "@/db/queries/evaluation";
+import {
+  ensureJudge,
+  hasArtifact,
+  loadEvaluationInput,
+  runsToEvaluate,
+  saveJudgedVerdicts,
+  type NewArtifact,
+} from "@/db/queries/evaluation";
 import { createDbJudgeCache } from "@/db/queries/judge-cache";
 import { parseCliArgs } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
@@ -17,6 +24,7 @@ import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { loadEnv } from "@/lib/config/env";
 import { AppError } from "@/lib/errors/app-error";
 import type { EvaluationInput, VerdictDraft } from "@/lib/evaluation/schema";
+import { astReportsOf } from "@/lib/evaluation/ast-reports";
 import { RULE_JUDGE, ruleJudge } from "@/lib/evaluation/rule-judge";
 import { createLlmJudge } from "@/lib/judge/llm-judge";
 import { PROMPT_VERSION } from "@/lib/judge/prompts";
@@ -44,6 +52,8 @@ interface ActiveJudge {
   label: string;
   judgeIdByMetric: Map<string, number>;
   judge(input: EvaluationInput): Promise<VerdictDraft[]>;
+  /** What else the judge leaves on the run, stored with its verdicts. */
+  artifacts?(input: EvaluationInput): Promise<NewArtifact[]>;
   close(): Promise<void>;
   usage?(): string;
 }
@@ -54,6 +64,12 @@ function ruleJudgeFor(db: Db): ActiveJudge {
     label: "rule judge",
     judgeIdByMetric: new Map(METRIC_IDS.map((m) => [m, judgeId])),
     judge: ruleJudge,
+    // The static analysis behind the code metrics, kept as the run's AST report (once per run).
+    async artifacts(input) {
+      if (hasArtifact(db, input.runId, "reports/ast.json")) return [];
+      const report = await astReportsOf(input.changes);
+      return [{ path: "reports/ast.json", kind: "ast_report", data: Buffer.from(`${JSON.stringify(report)}\n`) }];
+    },
     close: async () => {},
   };
 }
@@ -134,11 +150,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       pending.map((runId) =>
         limit(async () => {
           try {
-            const verdicts = await active.judge(loadEvaluationInput(db, runId));
+            const input = loadEvaluationInput(db, runId);
+            const verdicts = await active.judge(input);
+            const artifacts = (await active.artifacts?.(input)) ?? [];
             saveJudgedVerdicts(
               db,
               runId,
               verdicts.map((verdict) => ({ judgeId: active.judgeIdByMetric.get(verdict.metric)!, verdict })),
+              artifacts,
             );
             for (const v of verdicts) if (v.value === "violated") counts.set(v.metric, (counts.get(v.metric) ?? 0) + 1);
             progress.tick();

@@ -5,6 +5,7 @@
 import { and, eq, like } from "drizzle-orm";
 import { InstanceSchema } from "@/lib/benchmark/schema";
 import { LimitsSchema, TrajectoryStepSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
+import { sha256Hex } from "@/lib/bundle/parse";
 import { AppError } from "@/lib/errors/app-error";
 import type { EvaluatedChange, EvaluationInput, VerdictDraft } from "@/lib/evaluation/schema";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
@@ -192,13 +193,47 @@ export function saveVerdicts(db: Db, runId: string, judgeId: number, drafts: (Ve
   );
 }
 
-/** Replaces, in one transaction, each (metric, judge) verdict given for the run. */
+export function hasArtifact(db: Db, runId: string, path: string): boolean {
+  return (
+    db
+      .select({ path: t.runArtifacts.path })
+      .from(t.runArtifacts)
+      .where(and(eq(t.runArtifacts.runId, runId), eq(t.runArtifacts.path, path)))
+      .get() !== undefined
+  );
+}
+
+export interface NewArtifact {
+  path: string;
+  kind: string;
+  data: Buffer;
+}
+
+/**
+ * Replaces, in one transaction, each (metric, judge) verdict given for the run, and adds the
+ * artifacts the evaluation produced (e.g. `reports/ast.json`).
+ */
 export function saveJudgedVerdicts(
   db: Db,
   runId: string,
   entries: { judgeId: number; verdict: VerdictDraft & VerdictUsage }[],
+  artifacts: NewArtifact[] = [],
 ): void {
+  const hashed = artifacts.map((a) => ({ ...a, sha256: sha256Hex(a.data) }));
   db.transaction((tx) => {
+    for (const a of hashed) {
+      tx.insert(t.fileContents)
+        .values({ sha256: a.sha256, size: a.data.length, isText: true, content: a.data })
+        .onConflictDoNothing()
+        .run();
+      tx.insert(t.runArtifacts)
+        .values({ runId, path: a.path, kind: a.kind, sha256: a.sha256, size: a.data.length })
+        .onConflictDoUpdate({
+          target: [t.runArtifacts.runId, t.runArtifacts.path],
+          set: { sha256: a.sha256, size: a.data.length },
+        })
+        .run();
+    }
     for (const { judgeId, verdict: d } of entries) {
       tx.delete(t.verdicts)
         .where(and(eq(t.verdicts.runId, runId), eq(t.verdicts.judgeId, judgeId), eq(t.verdicts.metric, d.metric)))

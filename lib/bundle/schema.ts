@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { BenchmarkIdSchema, InstanceIdSchema } from "@/lib/benchmark/schema";
+import { AstReportSchema } from "@/lib/analysis/schema";
 import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
 import { IsoTimeSchema, SafeRelativePathSchema, Sha256Schema } from "./common-schema";
 
@@ -284,9 +285,10 @@ export const BundleVerdictSchema = z
 export const BundleVerdictsSchema = z.array(BundleVerdictSchema);
 export type BundleVerdict = z.infer<typeof BundleVerdictSchema>;
 
-/** Per-file AST reports; the analyzer's own schema checks the inside of each report. */
+/** `reports/ast.json`: the analyzer's report (lib/analysis/schema.ts) of each changed Python file, by path. */
 export const AstReportFileSchema = z
   .object({
-    files: z.record(z.string(), z.record(z.string(), z.unknown())),
+    files: z.record(z.string(), AstReportSchema),
   })
   .strict();
+export type AstReportFile = z.infer<typeof AstReportFileSchema>;

@@ -14,6 +14,7 @@ import {
   BUNDLE_MEMBERS,
   CONTENT_DIR,
   NATIVE_DIR,
+  type AstReportFile,
   type BundleVerdict,
   type EnvironmentSnapshot,
   type ManifestEntry,
@@ -39,7 +40,7 @@ export interface RunRecord {
   environmentAfter?: EnvironmentSnapshot | null;
   instance?: Instance | null;
   verdicts?: BundleVerdict[];
-  astReport?: { files: Record<string, Record<string, unknown>> } | null;
+  astReport?: AstReportFile | null;
   /** The agent's own transcripts, by path under native/. */
   native?: Map<string, Buffer>;
 }
