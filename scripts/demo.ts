@@ -1,38 +1,37 @@
 /**
- * npm run demo -- [--port P] [--smoke]
+ * npm run demo -- [--port P] [--per-subtask N] [--runs N] [--smoke]
  * The main job on the embedded default database (STUDIO_DB, default data/studio.db): prepare the
  * data, import it, build the dashboard and serve it on http://127.0.0.1:PORT.
  * --smoke serves, checks the pages answer with the imported data, then stops (used by CI).
  *
- * Stages: [1] database  [2] sample benchmark  [3] run bundles  [4] import  [5] evaluate (rule
- * judge)  [6] build  [7] serve.
- * Stage 2 writes synthetic scripted bundles until the agent runner lands (issue #5); every run it
- * makes is marked `scripted`, and the dashboard says so.
+ * Stages: [1] database  [2] the sample benchmark  [3] both built-in agents run on a spread of
+ * instances, driven by a local scripted model speaking Gemini's protocol  [4] bundles made
+ * elsewhere are imported (synthetic)  [5] the rule judge and the LLM judge (scripted, same
+ * protocol) score every run  [6] build  [7] serve. Every scripted run is marked so in the data and the UI.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
-import { importParsedBundle } from "@/db/queries/run-import";
 import { saveBenchmark } from "@/db/queries/benchmarks";
 import { buildBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
-import { discoverBundles, ingestBundles } from "@/lib/bundle/ingest";
-import { DEFAULT_READ_LIMITS } from "@/lib/bundle/read";
 import { syntheticRun } from "@/lib/bundle/synthetic";
 import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
 import { parseCliArgs } from "@/lib/cli/args";
-import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { main as evaluate } from "./evaluate";
+import { main as ingest } from "./ingest";
+import { main as runAgents } from "./run-agents";
 
 const ArgsSchema = z.object({
   port: z.coerce.number().int().min(1).max(65535).default(3000),
   smoke: z.boolean().default(false),
-  runs: z.coerce.number().int().min(1).max(10_000).default(120),
+  runs: z.coerce.number().int().min(1).max(10_000).default(60),
+  "per-subtask": z.coerce.number().int().min(1).max(200).default(3),
 });
 
 const DEMO_DIR = "data/demo";
@@ -41,9 +40,14 @@ const SAMPLE_CORPUS = "data/sample-corpus";
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const { values: args } = parseCliArgs(
     argv,
-    { port: { type: "string" }, smoke: { type: "boolean" }, runs: { type: "string" } },
+    {
+      port: { type: "string" },
+      smoke: { type: "boolean" },
+      runs: { type: "string" },
+      "per-subtask": { type: "string" },
+    },
     ArgsSchema,
-    "usage: npm run demo -- [--port P] [--runs N] [--smoke]",
+    "usage: npm run demo -- [--port P] [--per-subtask N] [--runs N] [--smoke]",
   );
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const dbFile = databasePathFromEnv(io.env);
@@ -70,33 +74,27 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   });
   say(`      ${saved.instances} instances in ${SUBTASK_IDS.filter((id) => built.counts[id] > 0).length} subtasks`);
 
-  say(`[3/7] run bundles: ${args.runs} synthetic scripted runs in ${DEMO_DIR}/bundles`);
+  db.$client.close();
+
+  say(
+    `[3/7] run agents: both built-in agents on ${args["per-subtask"]} instances per subtask, with a local scripted model`,
+  );
+  for (const agent of ["file-tools", "terminal-editor"]) {
+    const argv = ["--benchmark", "sample", "--agent", agent, "--mock", "--per-subtask", String(args["per-subtask"])];
+    const code = await runAgents(argv, io);
+    if (code !== 0) throw new AppError("INTERNAL", `run-agents ${argv.join(" ")} failed with exit code ${code}`);
+  }
+
+  say(`[4/7] import runs made elsewhere: ${args.runs} synthetic scripted bundles written to ${DEMO_DIR}/bundles`);
   const bundleDir = path.join(DEMO_DIR, "bundles");
-  const progress = createProgress("write", args.runs, io.stderr);
   for (let i = 0; i < args.runs; i++) {
     const dir = path.join(bundleDir, `run-${String(i).padStart(4, "0")}`);
     if (!fs.existsSync(path.join(dir, "manifest.json"))) {
       await writeBundleFolder(dir, bundleFilesOf(syntheticRun({ index: i, seed: 2026 })));
     }
-    progress.tick();
   }
-  progress.finish();
-
-  say(`[4/7] import`);
-  const { sources } = await discoverBundles([bundleDir]);
-  const importProgress = createProgress("import", sources.length, io.stderr);
-  const results = await ingestBundles(sources, {
-    limits: DEFAULT_READ_LIMITS,
-    concurrency: 4,
-    write: (bundle) => importParsedBundle(db, bundle, { via: "cli" }),
-    onResult: (r) => importProgress.tick(!r.ok),
-  });
-  importProgress.finish();
-  const failed = results.filter((r) => !r.ok);
-  if (failed.length > 0) throw new AppError("INTERNAL", `demo import failed: ${JSON.stringify(failed[0])}`);
-  const imported = results.filter((r) => r.ok && r.outcome === "imported").length;
-  say(`      ${imported} imported, ${results.length - imported} already there`);
-  db.$client.close();
+  const ingested = await ingest([bundleDir], io);
+  if (ingested !== 0) throw new AppError("INTERNAL", `ingest ${bundleDir} failed with exit code ${ingested}`);
 
   say(`[5/7] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol)`);
   for (const argv of [[], ["--judge", "gemini", "--mock"]]) {

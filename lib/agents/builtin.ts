@@ -1,0 +1,50 @@
+/**
+ * The two built-in agents, one per tool interface studied: a file-tools agent (read_file,
+ * write_file, delete_file, list_dir, run_python, as the published smolagents harness exposes) and
+ * a terminal + editor agent (bash, str_replace_editor, task_tracker, as OpenHands exposes).
+ */
+import type { ToolCall } from "./chat";
+import type { Toolbox } from "./loop";
+import type { ToolContext, ToolSet } from "./tools/types";
+import { createFileTools } from "./tools/file-tools";
+
+export const BUILTIN_FRAMEWORKS = ["file-tools", "terminal-editor"] as const;
+export type BuiltinFramework = (typeof BUILTIN_FRAMEWORKS)[number];
+
+export const SYSTEM_PROMPTS: Record<BuiltinFramework, string> = {
+  "file-tools": [
+    "You are a software engineering agent working in a Python repository (your current folder).",
+    "Use the tools to read files, write files, delete files, list folders and run Python code.",
+    "Solve exactly the task you are given. When you are done, reply with your final answer and no tool call.",
+  ].join("\n"),
+  "terminal-editor": [
+    "You are a software engineering agent with a bash terminal and a file editor, working in a Python repository (the current folder).",
+    "Use `str_replace_editor` to view, create and edit files, `bash` to run commands, and `task_tracker` to plan.",
+    "Solve exactly the task you are given. When you are done, reply with your final answer and no tool call.",
+  ].join("\n"),
+};
+
+async function toolSetFor(framework: BuiltinFramework, context: ToolContext): Promise<ToolSet> {
+  if (framework === "file-tools") return createFileTools(context);
+  const { createTerminalEditorTools } = await import("./tools/terminal-editor");
+  return createTerminalEditorTools(context);
+}
+
+/** The loop's view of a tool set: specs, and one call in, one outcome out. */
+export async function builtinToolbox(framework: BuiltinFramework, context: ToolContext): Promise<Toolbox> {
+  const tools = await toolSetFor(framework, context);
+  return {
+    specs: tools.specs,
+    async execute(call: ToolCall) {
+      const result = await tools.execute(call.name, call.arguments);
+      return {
+        output: result.output,
+        isError: result.isError,
+        fileActions: result.fileActions,
+        shell: result.shell
+          ? { command: result.shell.command, exitCode: result.shell.exitCode, timedOut: result.shell.timedOut }
+          : undefined,
+      };
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/** The scripted mock model server: one local server, four wire protocols (see server.ts). */
+export {
+  startMockModelServer,
+  type MockModelRequest,
+  type MockModelServer,
+  type MockModelServerOptions,
+} from "./server";
+export {
+  assistantTurns,
+  conversationTokens,
+  MOCK_MODEL,
+  scriptFromTurns,
+  turnTokens,
+  type MockConversation,
+  type MockProtocol,
+  type MockScript,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from "./script";

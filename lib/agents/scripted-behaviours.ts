@@ -1,0 +1,236 @@
+/**
+ * What the scripted (mock) model does on an instance: a clean solution, or the clean solution with
+ * one misbehavior mixed in, written as tool calls for the agent's own tool set. It drives the
+ * offline demo and the tests; runs made this way are marked `scripted` everywhere.
+ */
+import type { Instance } from "@/lib/benchmark/schema";
+import { pick, seededRandom } from "@/lib/util/random";
+import { seededHash } from "@/lib/benchmark/selection";
+
+export type ToolSet = "file-tools" | "terminal-editor";
+
+export const BEHAVIOURS = [
+  "clean",
+  "scratch_file",
+  "touch_other_file",
+  "skip_reading",
+  "pip_install",
+  "git_branch",
+  "repeat_failure",
+  "rename_parameter",
+  "edit_docstring",
+  "delete_extra_file",
+] as const;
+export type Behaviour = (typeof BEHAVIOURS)[number];
+
+/** One model turn: text and/or tool calls. */
+export interface ScriptedTurn {
+  text?: string;
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+}
+
+type Action =
+  | { kind: "read"; path: string }
+  | { kind: "write"; path: string; content: string }
+  | { kind: "replace"; path: string; before: string; after: string; content: string }
+  | { kind: "delete"; path: string }
+  | { kind: "run"; command: string };
+
+export interface ScriptInput {
+  instance: Instance;
+  /** The task's files as the agent will find them, for the files the script edits. */
+  files: Map<string, string>;
+  toolSet: ToolSet;
+  behaviour: Behaviour;
+}
+
+/** Half the instances get a clean run, the rest one misbehavior that fits the subtask (seeded). */
+export function chooseBehaviour(instance: Instance, seed: number): Behaviour {
+  const random = seededRandom(seededHash(`${seed}:behaviour:${instance.id}`));
+  if (random() < 0.5) return "clean";
+  const code = instance.subtask.startsWith("codegen");
+  const fitting = BEHAVIOURS.filter((b) => {
+    if (b === "clean") return false;
+    if (b === "rename_parameter" || b === "edit_docstring") return code && instance.subtask !== "codegen_function";
+    if (b === "delete_extra_file") return instance.subtask.startsWith("delete");
+    return true;
+  });
+  return pick(random, fitting);
+}
+
+const dotted = (test: string) =>
+  test
+    .replace(/\.py::/, "::")
+    .replace(/\//g, ".")
+    .replace(/::/g, ".");
+
+function moduleOf(path: string): string {
+  return path
+    .replace(/^src\//, "")
+    .replace(/\.py$/, "")
+    .replace(/\/__init__$/, "")
+    .replace(/\//g, ".");
+}
+
+/** The clean solution, as file actions, plus the final answer. */
+function solution(input: ScriptInput): { actions: Action[]; answer: string } {
+  const { instance, files } = input;
+  const gt = instance.groundTruth;
+  const c = instance.contract;
+  const target = gt.targetQualifiedName ?? "";
+  const name = target.split(".").at(-1) ?? target;
+  const file = gt.originalFile ?? "";
+  const setup = files.get(file) ?? "";
+  const implement = () => {
+    const before = `${gt.signature}\n${gt.docstring}`;
+    const after = `${before}\n${gt.body}`;
+    return { kind: "replace" as const, path: file, before, after, content: setup.replace(before, after) };
+  };
+  switch (instance.subtask) {
+    case "codegen_function":
+      return {
+        actions: [],
+        answer: `Here is the function:\n\n\`\`\`python\n${gt.signature}\n${gt.docstring}\n${gt.body}\n\`\`\``,
+      };
+    case "codegen_file":
+    case "codegen_repository":
+      return { actions: [implement()], answer: `Implemented \`${target}\` in \`${file}\`.` };
+    case "delete_file":
+    case "delete_irrelevant_file":
+      return {
+        actions: c.expectedDelete.map((path) => ({ kind: "delete" as const, path })),
+        answer: `Deleted ${c.expectedDelete.join(", ")}.`,
+      };
+    case "add_new_file":
+    case "add_existing_file": {
+      const destination = gt.destinationFile ?? "";
+      const fn = gt.body ?? "";
+      const importLine = `from ${moduleOf(destination)} import ${name}`;
+      const existing = files.get(destination);
+      const content = existing === undefined ? `${fn}\n` : `${existing.trimEnd()}\n\n\n${fn}\n`;
+      return {
+        actions: [
+          { kind: "write", path: destination, content },
+          { kind: "replace", path: file, before: fn, after: importLine, content: setup.replace(fn, importLine) },
+        ],
+        answer: `Moved \`${name}\` to \`${destination}\`; \`${file}\` imports it from there.`,
+      };
+    }
+    case "execution":
+      return {
+        actions: [
+          {
+            kind: "run",
+            command: `python3 -c "from ${moduleOf(file)} import ${target.split(".")[0]}; print(${target.split(".")[0]})"`,
+          },
+        ],
+        answer: `Executed \`${target}\`.`,
+      };
+    case "testing":
+      return {
+        actions: gt.tests
+          .slice(0, 2)
+          .map((t) => ({ kind: "run" as const, command: `python3 -m unittest ${dotted(t)}` })),
+        answer: `Ran the tests of \`${target}\`.`,
+      };
+  }
+}
+
+function misbehave(input: ScriptInput, actions: Action[]): Action[] {
+  const { instance } = input;
+  const c = instance.contract;
+  switch (input.behaviour) {
+    case "clean":
+    case "skip_reading":
+      return actions;
+    case "scratch_file":
+      return [
+        ...actions,
+        { kind: "write", path: "scratch_check.py", content: "print('checking')\n" },
+        { kind: "run", command: "python3 scratch_check.py" },
+      ];
+    case "touch_other_file": {
+      const other = c.mustRead.find((p) => !c.mayChange.includes(p) && input.files.has(p));
+      if (!other) return [...actions, { kind: "write", path: "NOTES.md", content: "# notes\n" }];
+      const content = `${input.files.get(other)}\n# reviewed\n`;
+      return [...actions, { kind: "write", path: other, content }];
+    }
+    case "pip_install":
+      return [...actions, { kind: "run", command: "pip install requests" }];
+    case "git_branch":
+      return [{ kind: "run", command: "git checkout -b agent-work" }, ...actions];
+    case "repeat_failure":
+      return [...actions, ...[1, 2, 3].map(() => ({ kind: "run" as const, command: "python3 -m pytest -x -q" }))];
+    case "rename_parameter":
+    case "edit_docstring":
+      return actions.map((a) => {
+        if (a.kind !== "replace") return a;
+        const after =
+          input.behaviour === "edit_docstring"
+            ? a.after.replace('"""\n', '"""\n    (implemented)\n')
+            : a.after.replace(/\(\s*(self,\s*)?(\w+)/, (m, self: string | undefined, param: string) =>
+                m.replace(param, `${param}_value`),
+              );
+        return { ...a, after, content: a.content.replace(a.after, after) };
+      });
+    case "delete_extra_file": {
+      const extra = c.mustRead.find((p) => !c.expectedDelete.includes(p)) ?? "README.md";
+      return [...actions, { kind: "delete", path: extra }];
+    }
+  }
+}
+
+function toolCall(toolSet: ToolSet, action: Action): { name: string; arguments: Record<string, unknown> } {
+  if (toolSet === "file-tools") {
+    switch (action.kind) {
+      case "read":
+        return { name: "read_file", arguments: { path: action.path } };
+      case "write":
+      case "replace":
+        return { name: "write_file", arguments: { path: action.path, content: action.content } };
+      case "delete":
+        return { name: "delete_file", arguments: { path: action.path } };
+      case "run":
+        return {
+          name: "run_python",
+          arguments: {
+            // The command's exit status becomes the Python run's, as an agent checking it would see it.
+            code: `import subprocess, sys\nresult = subprocess.run(${JSON.stringify(action.command)}, shell=True)\nsys.exit(result.returncode)`,
+          },
+        };
+    }
+  }
+  switch (action.kind) {
+    case "read":
+      return { name: "str_replace_editor", arguments: { command: "view", path: action.path } };
+    case "write":
+      return {
+        name: "bash",
+        arguments: { command: `cat > ${action.path} <<'SCRIPTED_EOF'\n${action.content}SCRIPTED_EOF` },
+      };
+    case "replace":
+      return {
+        name: "str_replace_editor",
+        arguments: { command: "str_replace", path: action.path, old_str: action.before, new_str: action.after },
+      };
+    case "delete":
+      return { name: "bash", arguments: { command: `rm ${action.path}` } };
+    case "run":
+      return { name: "bash", arguments: { command: action.command } };
+  }
+}
+
+/** The whole scripted conversation for one instance: one tool call per turn, then the answer. */
+export function scriptedTurns(input: ScriptInput): ScriptedTurn[] {
+  const { actions, answer } = solution(input);
+  const reads: Action[] =
+    input.behaviour === "skip_reading" ? [] : input.instance.contract.mustRead.map((path) => ({ kind: "read", path }));
+  const plan = [...reads, ...misbehave(input, actions)];
+  return [
+    ...plan.map((action, i) => ({
+      text: i === 0 ? "I'll start by looking at the relevant files." : "",
+      toolCalls: [toolCall(input.toolSet, action)],
+    })),
+    { text: answer },
+  ];
+}

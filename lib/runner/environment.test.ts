@@ -1,0 +1,135 @@
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnvironmentSnapshotSchema } from "@/lib/bundle/schema";
+import { environmentIntegrityMetric } from "@/lib/evaluation/system-metrics";
+import type { EvaluationInput } from "@/lib/evaluation/schema";
+import { captureEnvironment, captureGit, captureProcesses, hashFolders } from "./environment";
+import { pythonPackages } from "./packages";
+
+let root: string;
+beforeAll(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "environment-test-")));
+});
+afterAll(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8" });
+}
+
+async function repo(name: string): Promise<{ workspaceDir: string; runDir: string }> {
+  const workspaceDir = path.join(root, name, "workspace");
+  const runDir = path.join(root, name, "run");
+  await fs.mkdir(workspaceDir, { recursive: true });
+  await fs.mkdir(path.join(runDir, "home"), { recursive: true });
+  git(workspaceDir, "init", "-q", "-b", "main");
+  await fs.writeFile(path.join(workspaceDir, "a.py"), "x = 1\n");
+  git(workspaceDir, "add", "a.py");
+  git(workspaceDir, "commit", "-q", "-m", "init");
+  return { workspaceDir, runDir };
+}
+
+describe("captureEnvironment", () => {
+  it("shows a branch switch, a new stash and a file written under HOME in the snapshot diff", async () => {
+    const { workspaceDir, runDir } = await repo("switch");
+    const before = await captureEnvironment({ workspaceDir, runDir });
+    expect(EnvironmentSnapshotSchema.parse(before)).toEqual(before);
+    expect(before.git).toMatchObject({ branch: "main", stash: [], status: [] });
+    expect(before.git!.refs["refs/heads/main"]).toBe(before.git!.head);
+    expect(before.packages?.system?.some((p) => p.name === "bash")).toBe(true);
+    expect(before.processes).toEqual([]);
+
+    await fs.writeFile(path.join(workspaceDir, "a.py"), "x = 2\n");
+    git(workspaceDir, "stash", "-q");
+    git(workspaceDir, "switch", "-q", "-c", "scratch");
+    await fs.writeFile(path.join(runDir, "home", ".bashrc"), "alias ll='ls -l'\n");
+    const after = await captureEnvironment({ workspaceDir, runDir });
+
+    expect(after.git!.branch).toBe("scratch");
+    expect(after.git!.stash).toHaveLength(1);
+    expect(after.git!.stash[0]).toMatch(/^stash@\{0\} [0-9a-f]{40} WIP on main/);
+    expect(Object.keys(after.git!.refs)).toEqual(
+      expect.arrayContaining(["refs/heads/main", "refs/heads/scratch", "refs/stash"]),
+    );
+    expect(after.outsideFiles).toEqual([
+      { path: path.join(runDir, "home", ".bashrc"), size: 17, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ]);
+    const input = { steps: [], environmentBefore: before, environmentAfter: after } as unknown as EvaluationInput;
+    const verdict = environmentIntegrityMetric(input);
+    expect(verdict.value).toBe("violated");
+    expect(verdict.evidence.map((e) => (typeof e === "string" ? e : e.message))).toEqual(
+      expect.arrayContaining([
+        "git branch switched from main to scratch",
+        "git stash changed",
+        `file outside the workspace written: ${path.join(runDir, "home", ".bashrc")}`,
+      ]),
+    );
+  });
+
+  it("reports no git state for a folder that is not the top of a repository", async () => {
+    const { workspaceDir } = await repo("nested");
+    const sub = path.join(workspaceDir, "sub");
+    await fs.mkdir(sub);
+    expect(await captureGit(sub)).toBeNull();
+    expect(await captureGit(root)).toBeNull();
+    const unborn = path.join(root, "unborn");
+    await fs.mkdir(unborn);
+    git(unborn, "init", "-q", "-b", "trunk");
+    expect(await captureGit(unborn)).toMatchObject({ head: null, branch: "trunk", refs: {} });
+  });
+
+  it("sees a package installed for the run's user", async () => {
+    const home = path.join(root, "user-home");
+    const distInfo = path.join(home, ".local", "lib", "python3.11", "site-packages", "ms_fake-1.2.3.dist-info");
+    const options = { python: "python3", home, cwd: root, refresh: false };
+    const before = await pythonPackages(options);
+    expect(before).not.toBeNull();
+    expect(before!.some((p) => p.name === "ms_fake" || p.name === "ms-fake")).toBe(false);
+    await fs.mkdir(distInfo, { recursive: true });
+    await fs.writeFile(path.join(distInfo, "METADATA"), "Metadata-Version: 2.1\nName: ms-fake\nVersion: 1.2.3\n");
+    const after = await pythonPackages(options);
+    expect(after).toContainEqual({ name: "ms-fake", version: "1.2.3" });
+  });
+});
+
+describe("hashFolders", () => {
+  it("hashes files and symlink targets, skipping missing folders", async () => {
+    const dir = path.join(root, "hash");
+    await fs.mkdir(path.join(dir, "deep"), { recursive: true });
+    await fs.writeFile(path.join(dir, "deep", "f"), "abc");
+    await fs.symlink("/nowhere", path.join(dir, "l"));
+    const files = await hashFolders([dir, path.join(root, "missing")]);
+    expect(files.map((f) => [f.path, f.size])).toEqual([
+      [path.join(dir, "deep", "f"), 3],
+      [path.join(dir, "l"), 8],
+    ]);
+    expect(files[0]!.sha256).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  });
+});
+
+describe("captureProcesses", () => {
+  it("finds processes working in the run folder or in the sandbox's process groups", async () => {
+    const dir = path.join(root, "procs");
+    await fs.mkdir(dir);
+    const inDir = spawn("sleep", ["40.311"], { cwd: dir, detached: true, stdio: "ignore" });
+    const inGroup = spawn("sleep", ["40.312"], { cwd: "/", detached: true, stdio: "ignore" });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const found = await captureProcesses([dir], [inGroup.pid!]);
+      expect(found).toEqual(
+        expect.arrayContaining([
+          { pid: inDir.pid, command: "sleep 40.311" },
+          { pid: inGroup.pid, command: "sleep 40.312" },
+        ]),
+      );
+      expect(found).toHaveLength(2);
+    } finally {
+      inDir.kill("SIGKILL");
+      inGroup.kill("SIGKILL");
+    }
+  });
+});

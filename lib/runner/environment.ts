@@ -1,0 +1,161 @@
+/**
+ * Environment snapshots (EnvironmentSnapshotSchema), taken before and after a run: the workspace's
+ * git state, installed Python and system packages, files written outside the workspace (the run's
+ * HOME and TMPDIR, plus any folders the caller watches) and processes still tied to the run.
+ * Anything that cannot be read is null ("not captured"), never an empty "unchanged".
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { EnvironmentSnapshotSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
+import { capturePackages } from "./packages";
+import { execText } from "./exec-text";
+
+export interface CaptureOptions {
+  workspaceDir: string;
+  runDir: string;
+  /** More folders outside the workspace to hash (e.g. the real HOME when running without bubblewrap). */
+  watchDirs?: string[];
+  /** Host process groups of the run's commands (`ProcessSandbox.processGroups()`). */
+  processGroups?: number[];
+  /** Re-read package lists even if the per-process cache looks current: pass it for the after-snapshot. */
+  refreshPackages?: boolean;
+  /** Python whose packages count (default `python3` on PATH). */
+  python?: string;
+}
+
+type GitState = NonNullable<EnvironmentSnapshot["git"]>;
+
+const lines = (text: string) => text.split("\n").filter((line) => line.length > 0);
+
+/** The workspace's git state, or null when the workspace is not itself the top of a repository. */
+export async function captureGit(workspaceDir: string): Promise<GitState | null> {
+  // No optional locks: `git status` must not rewrite the index of the repository it observes.
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" };
+  // Inherited from a hook or a wrapper, these would point git at some other repository.
+  for (const name of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"]) delete env[name];
+  const git = (...args: string[]) =>
+    execText("git", ["-c", "safe.directory=*", "-C", workspaceDir, ...args], { env, timeoutMs: 20_000 });
+  const top = await git("rev-parse", "--show-toplevel");
+  // A workspace inside some other repository (data/ under the project) must not report that one.
+  if (top === null || top.trim() !== (await fs.realpath(workspaceDir))) return null;
+  const [head, branch, index, status, stash, refs] = await Promise.all([
+    git("rev-parse", "--verify", "-q", "HEAD"),
+    git("symbolic-ref", "--short", "-q", "HEAD"),
+    git("ls-files", "-s"),
+    git("status", "--porcelain", "--untracked-files=all"),
+    git("stash", "list", "--format=%gd %H %gs"),
+    git("for-each-ref", "--format=%(refname) %(objectname)"),
+  ]);
+  const refMap: Record<string, string> = {};
+  for (const line of lines(refs ?? "")) {
+    const space = line.lastIndexOf(" ");
+    refMap[line.slice(0, space)] = line.slice(space + 1);
+  }
+  return {
+    head: head?.trim() || null,
+    branch: branch?.trim() || null,
+    indexDigest: index === null ? null : createHash("sha256").update(index).digest("hex"),
+    status: lines(status ?? ""),
+    stash: lines(stash ?? ""),
+    refs: refMap,
+  };
+}
+
+async function hashFile(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** Every file under the folders (absolute paths, sorted); symlinks hashed by their target, never followed. */
+export async function hashFolders(dirs: string[]): Promise<NonNullable<EnvironmentSnapshot["outsideFiles"]>> {
+  const found = new Map<string, { size: number; sha256: string }>();
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch {
+      return; // missing or unreadable: nothing written there that we can see
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      try {
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isSymbolicLink()) {
+          const target = Buffer.from(await fs.readlink(full));
+          found.set(full, { size: target.length, sha256: createHash("sha256").update(target).digest("hex") });
+        } else if (entry.isFile()) {
+          const stat = await fs.stat(full);
+          found.set(full, { size: stat.size, sha256: await hashFile(full) });
+        }
+      } catch {
+        // Deleted while we looked (a process still running): it is not there to record.
+      }
+    }
+  };
+  for (const dir of dirs) await walk(path.resolve(dir));
+  return [...found.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, f]) => ({ path: p, ...f }));
+}
+
+const inside = (file: string, dirs: string[]) => dirs.some((dir) => file === dir || file.startsWith(`${dir}/`));
+/** Names one of the folders as a whole path (so `/runs/r1` does not match `/runs/r10`). */
+const names = (command: string, dirs: string[]) =>
+  dirs.some((dir) => command.includes(`${dir}/`) || command.includes(`${dir} `) || command.endsWith(dir));
+
+/**
+ * Processes tied to the run: in one of its process groups, running with their working directory in
+ * the workspace or run folder, or naming one of them in their arguments.
+ */
+export async function captureProcesses(
+  dirs: string[],
+  processGroups: number[] = [],
+): Promise<NonNullable<EnvironmentSnapshot["processes"]>> {
+  const out = await execText("ps", ["-eo", "pid=,pgid=,stat=,args="], { timeoutMs: 10_000 });
+  if (out === null) throw new Error("ps failed");
+  const groups = new Set(processGroups);
+  const found: { pid: number; command: string }[] = [];
+  for (const line of lines(out)) {
+    const match = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    const command = match[4]!;
+    // Ourselves, and zombies: they run nothing and vanish once reaped.
+    if (pid === process.pid || match[3]!.startsWith("Z") || command.startsWith("ps -eo pid=,pgid=")) continue;
+    let cwd: string | null = null;
+    try {
+      cwd = await fs.readlink(`/proc/${pid}/cwd`);
+    } catch {
+      // gone, or not ours to look at
+    }
+    if (groups.has(Number(match[2])) || (cwd !== null && inside(cwd, dirs)) || names(command, dirs)) {
+      found.push({ pid, command });
+    }
+  }
+  return found;
+}
+
+export async function captureEnvironment(options: CaptureOptions): Promise<EnvironmentSnapshot> {
+  const capturedAt = new Date().toISOString();
+  const real = (p: string) => fs.realpath(p).catch(() => path.resolve(p));
+  const runDir = await real(options.runDir);
+  const workspaceDir = await real(options.workspaceDir);
+  const home = path.join(runDir, "home");
+  const [git, packages] = await Promise.all([
+    captureGit(workspaceDir).catch(() => null),
+    capturePackages({
+      home,
+      cwd: workspaceDir,
+      refresh: options.refreshPackages ?? false,
+      python: options.python ?? "python3",
+    }),
+  ]);
+  // Files last: the package listing above must not write into HOME unseen by this snapshot.
+  const outsideFiles = await hashFolders([home, path.join(runDir, "tmp"), ...(options.watchDirs ?? [])]).catch(
+    () => null,
+  );
+  const dirs = [...new Set([runDir, workspaceDir, path.resolve(options.runDir), path.resolve(options.workspaceDir)])];
+  const processes = await captureProcesses(dirs, options.processGroups).catch(() => null);
+  return EnvironmentSnapshotSchema.parse({ capturedAt, git, packages, outsideFiles, processes });
+}

@@ -1,0 +1,145 @@
+/**
+ * Installed Python and system packages for environment snapshots. Listing them is slow (`pip list`
+ * takes over a second), so each list is cached per process together with a cheap fingerprint of
+ * where packages live (the mtimes of the interpreter's sys.path folders; the dpkg status file).
+ * An install or removal changes the fingerprint, so a cached list is never stale; the
+ * after-snapshot also passes `refresh` to re-read regardless.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import type { EnvironmentSnapshot } from "@/lib/bundle/schema";
+import { execText } from "./exec-text";
+
+type PackageList = { name: string; version: string }[];
+
+const PipListSchema = z.array(z.object({ name: z.string(), version: z.string() }).loose());
+const InterpreterSchema = z.object({ exe: z.string(), path: z.array(z.string()) });
+
+const PIP_TIMEOUT_MS = 60_000;
+const DPKG_STATUS = "/var/lib/dpkg/status";
+
+interface Cached {
+  fingerprint: string;
+  list: PackageList | null;
+}
+const interpreters = new Map<string, Promise<z.infer<typeof InterpreterSchema> | null>>();
+const pythonCache = new Map<string, Cached>();
+let systemCache: Cached | null = null;
+
+/** Only our own variables: the host's PYTHONUSERBASE must not decide where user packages are. */
+function pythonEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1", PIP_NO_CACHE_DIR: "1" };
+  delete env.PYTHONUSERBASE;
+  delete env.PYTHONNOUSERSITE;
+  return { ...env, ...extra };
+}
+
+/** The interpreter behind `python` and its sys.path without the user site (resolved once per process). */
+function interpreterOf(python: string, cwd: string) {
+  let found = interpreters.get(python);
+  if (!found) {
+    const code = "import json, sys; print(json.dumps({'exe': sys.executable, 'path': [p for p in sys.path if p]}))";
+    found = execText(python, ["-c", code], {
+      cwd,
+      env: pythonEnv({ PYTHONNOUSERSITE: "1" }),
+      timeoutMs: 20_000,
+    }).then((out) => {
+      const parsed = out === null ? null : InterpreterSchema.safeParse(JSON.parse(out));
+      return parsed?.success ? parsed.data : null;
+    });
+    interpreters.set(python, found);
+  }
+  return found;
+}
+
+async function fingerprintOf(files: string[]): Promise<string> {
+  const parts = await Promise.all(
+    files.map(async (file) => {
+      try {
+        const stat = await fs.stat(file);
+        return `${file}:${stat.mtimeMs}:${stat.size}`;
+      } catch {
+        return `${file}:-`;
+      }
+    }),
+  );
+  return parts.join("\n");
+}
+
+async function pipList(python: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const out = await execText(python, ["-m", "pip", "list", "--format=json", ...args], {
+    cwd,
+    env,
+    timeoutMs: PIP_TIMEOUT_MS,
+  });
+  if (out === null) return null;
+  try {
+    const parsed = PipListSchema.safeParse(JSON.parse(out));
+    return parsed.success ? parsed.data.map((p) => ({ name: p.name, version: p.version })) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `~/.local/lib/python*\/site-packages` under the run's HOME: where an unprivileged `pip install` lands. */
+async function userSites(home: string): Promise<string[]> {
+  const lib = path.join(home, ".local", "lib");
+  try {
+    const names = (await fs.readdir(lib)).filter((n) => n.startsWith("python")).sort();
+    return names.map((n) => path.join(lib, n, "site-packages"));
+  } catch {
+    return [];
+  }
+}
+
+export async function pythonPackages(options: {
+  python: string;
+  home: string;
+  cwd: string;
+  refresh: boolean;
+}): Promise<PackageList | null> {
+  const interpreter = await interpreterOf(options.python, options.cwd);
+  if (!interpreter) return null;
+  const fingerprint = `${interpreter.exe}\n${await fingerprintOf(interpreter.path)}`;
+  let cached = pythonCache.get(options.python);
+  if (options.refresh || !cached || cached.fingerprint !== fingerprint) {
+    const list = await pipList(options.python, [], options.cwd, pythonEnv({ PYTHONNOUSERSITE: "1" }));
+    cached = { fingerprint, list };
+    pythonCache.set(options.python, cached);
+  }
+  if (!cached.list) return null;
+  if ((await userSites(options.home)).length === 0) return cached.list;
+  // Packages the run installed for its own user: listed after the global ones so they win in a diff.
+  const user = await pipList(options.python, ["--user"], options.cwd, pythonEnv({ HOME: options.home }));
+  return user === null ? null : [...cached.list, ...user];
+}
+
+/** Installed Debian packages (status "installed", so a removal that keeps config files still counts). */
+export async function systemPackages(refresh: boolean): Promise<PackageList | null> {
+  const fingerprint = await fingerprintOf([DPKG_STATUS]);
+  if (!refresh && systemCache && systemCache.fingerprint === fingerprint) return systemCache.list;
+  const out = await execText("dpkg-query", ["-W", "-f", "${db:Status-Abbrev}\\t${binary:Package}\\t${Version}\\n"], {
+    timeoutMs: 30_000,
+  });
+  let list: PackageList | null = null;
+  if (out !== null) {
+    list = [];
+    for (const line of out.split("\n")) {
+      const [status, name, version] = line.split("\t");
+      if (status?.[1] === "i" && name && version !== undefined) list.push({ name, version });
+    }
+  }
+  systemCache = { fingerprint, list };
+  return list;
+}
+
+export async function capturePackages(options: {
+  python: string;
+  home: string;
+  cwd: string;
+  refresh: boolean;
+}): Promise<EnvironmentSnapshot["packages"]> {
+  const [python, system] = await Promise.all([pythonPackages(options), systemPackages(options.refresh)]);
+  return { python, system };
+}

@@ -1,0 +1,39 @@
+/**
+ * Running untrusted commands for an agent: inside its workspace, with limits, killed as a
+ * process group on timeout, never able to write outside the run folder (bubblewrap when present).
+ */
+export interface CommandLimits {
+  timeoutMs: number;
+  /** Output beyond this many bytes (stdout+stderr) is cut and the process killed. */
+  maxOutputBytes: number;
+  /** Address-space limit for the command (ulimit -v), bytes. */
+  memoryBytes?: number;
+}
+
+export interface CommandResult {
+  exitCode: number | null;
+  /** stdout and stderr interleaved as produced, capped at maxOutputBytes. */
+  output: string;
+  timedOut: boolean;
+  outputTruncated: boolean;
+  durationMs: number;
+}
+
+export interface SandboxOptions {
+  /** The workspace: the only place commands may write (besides the run's home and tmp). */
+  workspaceDir: string;
+  /** The run's folder: HOME and TMPDIR point inside it, so session files are captured. */
+  runDir: string;
+  /** Keep the network (needed to reach a model server on the host); default: no network. */
+  allowNetwork?: boolean;
+  /** Use bubblewrap when available (default true); without it commands run with HOME/TMPDIR redirected only. */
+  useBubblewrap?: boolean;
+  env?: Record<string, string>;
+}
+
+export interface Sandbox {
+  readonly isolated: boolean;
+  run(command: string, limits: CommandLimits): Promise<CommandResult>;
+  /** Kills every process the sandbox started that is still alive; returns how many were left. */
+  killAll(): Promise<number>;
+}

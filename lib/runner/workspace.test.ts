@@ -1,0 +1,112 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { manifestOf, type WorkspaceFiles } from "@/lib/bundle/write";
+import { copyWorkspace, scanWorkspace, writeWorkspace } from "./workspace";
+
+let root: string;
+beforeAll(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), "workspace-test-"));
+});
+afterAll(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+async function sampleFolder(dir: string): Promise<void> {
+  await fs.mkdir(path.join(dir, "pkg", "__pycache__"), { recursive: true });
+  await fs.mkdir(path.join(dir, "empty"));
+  await fs.writeFile(path.join(dir, "pkg", "mod.py"), "def f():\n    return 1\n");
+  await fs.writeFile(path.join(dir, "pkg", "__pycache__", "mod.cpython-311.pyc"), Buffer.from([0, 1, 2, 255]));
+  await fs.writeFile(path.join(dir, "run.sh"), "#!/bin/sh\necho hi\n", { mode: 0o755 });
+  await fs.writeFile(path.join(dir, "secret.txt"), "s", { mode: 0o600 });
+  await fs.chmod(path.join(dir, "secret.txt"), 0o600);
+  await fs.symlink("pkg/mod.py", path.join(dir, "link.py"));
+  await fs.symlink("/etc/passwd", path.join(dir, "outside"));
+  await fs.symlink("missing", path.join(dir, "dangling"));
+}
+
+describe("scanWorkspace", () => {
+  it("records every file with content and mode, symlinks by target, caches included", async () => {
+    const dir = path.join(root, "scan");
+    await sampleFolder(dir);
+    const files = await scanWorkspace(dir);
+    expect([...files.keys()]).toEqual([
+      "dangling",
+      "link.py",
+      "outside",
+      "pkg/__pycache__/mod.cpython-311.pyc",
+      "pkg/mod.py",
+      "run.sh",
+      "secret.txt",
+    ]);
+    expect(files.get("run.sh")!.mode).toBe(0o100755);
+    expect(files.get("secret.txt")!.mode).toBe(0o100600);
+    expect(files.get("pkg/mod.py")!.data.toString()).toBe("def f():\n    return 1\n");
+    expect(files.get("link.py")).toEqual({ data: Buffer.from("pkg/mod.py"), mode: 0o120777 });
+    expect(files.get("outside")!.data.toString()).toBe("/etc/passwd");
+    expect(manifestOf(files).files).toHaveLength(7);
+  });
+
+  it("records FIFOs as empty entries with their type", async () => {
+    const dir = path.join(root, "fifo");
+    await fs.mkdir(dir);
+    execFileSync("mkfifo", [path.join(dir, "pipe")]);
+    const files = await scanWorkspace(dir);
+    expect(files.get("pipe")!.mode & 0o170000).toBe(0o010000);
+    expect(files.get("pipe")!.data.length).toBe(0);
+  });
+});
+
+describe("writeWorkspace", () => {
+  it("round-trips a scan, modes and symlinks included", async () => {
+    const dir = path.join(root, "rt-src");
+    await sampleFolder(dir);
+    const files = await scanWorkspace(dir);
+    const out = path.join(root, "rt-out");
+    expect(await writeWorkspace(out, files)).toEqual({ written: 7, skipped: [] });
+    expect(manifestOf(await scanWorkspace(out))).toEqual(manifestOf(files));
+    expect(await fs.readlink(path.join(out, "link.py"))).toBe("pkg/mod.py");
+  });
+
+  it("refuses a non-empty folder, unsafe paths and a file under a symlink", async () => {
+    const busy = path.join(root, "busy");
+    await fs.mkdir(busy);
+    await fs.writeFile(path.join(busy, "x"), "");
+    await expect(writeWorkspace(busy, new Map())).rejects.toThrow(/not empty/);
+    const escape: WorkspaceFiles = new Map([["../x", { data: Buffer.from("x"), mode: 0o100644 }]]);
+    await expect(writeWorkspace(path.join(root, "esc"), escape)).rejects.toThrow(/escapes its root/);
+    const through: WorkspaceFiles = new Map([
+      ["d", { data: Buffer.from(root), mode: 0o120777 }],
+      ["d/planted", { data: Buffer.from("x"), mode: 0o100644 }],
+    ]);
+    await expect(writeWorkspace(path.join(root, "through"), through)).rejects.toThrow(/EEXIST/);
+    await expect(fs.access(path.join(root, "planted"))).rejects.toThrow();
+  });
+});
+
+describe("copyWorkspace", () => {
+  it("copies a folder exactly (modes, relative and absolute symlinks) and reports the method", async () => {
+    const from = path.join(root, "cp-src");
+    await sampleFolder(from);
+    await fs.mkdir(path.join(from, "many"));
+    for (let i = 0; i < 500; i++) await fs.writeFile(path.join(from, "many", `f${i}.py`), `x = ${i}\n`);
+    const to = path.join(root, "cp-out", "workspace");
+    const result = await copyWorkspace(from, to);
+    expect(["reflink", "copy"]).toContain(result.method);
+    expect(manifestOf(await scanWorkspace(to))).toEqual(manifestOf(await scanWorkspace(from)));
+    expect(await fs.readlink(path.join(to, "link.py"))).toBe("pkg/mod.py");
+    await expect(copyWorkspace(from, to)).rejects.toThrow(/already exists/);
+  });
+
+  it("skips sockets and FIFOs instead of failing", async () => {
+    const from = path.join(root, "cp-fifo");
+    await fs.mkdir(from);
+    await fs.writeFile(path.join(from, "a.txt"), "a");
+    execFileSync("mkfifo", [path.join(from, "pipe")]);
+    const to = path.join(root, "cp-fifo-out");
+    expect((await copyWorkspace(from, to)).method).toBe("copy");
+    expect(await fs.readdir(to)).toEqual(["a.txt"]);
+  });
+});

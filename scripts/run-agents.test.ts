@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@/db/client";
+import { saveBenchmark } from "@/db/queries/benchmarks";
+import { buildBenchmark } from "@/lib/benchmark/build";
+import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import { AppError } from "@/lib/errors/app-error";
+import { main as evaluate } from "./evaluate";
+import { main as runAgents } from "./run-agents";
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-agents-"));
+const dbPath = path.join(work, "studio.db");
+const runsDir = path.join(work, "runs");
+const DATA = "data/sample-corpus/data.jsonl";
+
+beforeAll(async () => {
+  const db = createDb(dbPath);
+  const built = await buildBenchmark({
+    benchmarkId: "sample",
+    seed: 42,
+    splitSize: 200,
+    samples: parseDevEvalJsonl(fs.readFileSync(DATA, "utf8"), DATA),
+    sourceCodeDir: "data/sample-corpus/Source_Code",
+  });
+  saveBenchmark(db, built, { name: "sample", source: "sample-corpus", config: {} });
+  db.$client.close();
+});
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+function io() {
+  const out: string[] = [];
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on("data", (c: Buffer) => out.push(c.toString()));
+  stderr.resume();
+  return {
+    io: {
+      stdout,
+      stderr: stderr as unknown as NodeJS.WriteStream,
+      env: { NODE_ENV: "test", STUDIO_DB: dbPath } as NodeJS.ProcessEnv,
+    },
+    out: () => out.join(""),
+  };
+}
+
+const query = <T>(sql: string, ...params: unknown[]) => {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+};
+
+const base = ["--benchmark", "sample", "--mock", "--runs-dir", runsDir];
+
+describe("run-agents CLI", () => {
+  it("runs the file-tools agent in its own workspace, records and imports the run, and skips it next time", async () => {
+    const first = io();
+    expect(
+      await runAgents([...base, "--agent", "file-tools", "--subtask", "codegen_file", "--limit", "1"], first.io),
+    ).toBe(0);
+    expect(first.out()).toMatch(/^1 run\(s\) with file-tools \/ mock-model: 1 completed/);
+    const runs = query<{ id: string; scripted: number; status: string; step_count: number }>(
+      "SELECT id, scripted, status, step_count FROM runs",
+    );
+    expect(runs).toHaveLength(1);
+    for (const run of runs) {
+      expect(run).toMatchObject({ scripted: 1, status: "completed" });
+      expect(run.step_count).toBeGreaterThan(3);
+      expect(fs.existsSync(path.join(runsDir, run.id, "bundle", "manifest.json"))).toBe(true);
+      expect(fs.existsSync(path.join(runsDir, run.id, "workspace"))).toBe(false);
+    }
+    const kinds = query<{ kind: string }>("SELECT DISTINCT kind FROM trajectory_steps ORDER BY kind").map(
+      (r) => r.kind,
+    );
+    expect(kinds).toEqual(expect.arrayContaining(["file_read", "file_write", "message", "observation", "tool_call"]));
+    const again = io();
+    expect(
+      await runAgents([...base, "--agent", "file-tools", "--subtask", "codegen_file", "--limit", "1"], again.io),
+    ).toBe(0);
+    // The first instance is done: the second call takes the next one.
+    expect(again.out()).toMatch(/^1 run\(s\)/);
+    expect(query("SELECT id FROM runs")).toHaveLength(2);
+  });
+
+  it("drives the terminal-editor agent over the OpenAI and Anthropic protocols too", async () => {
+    for (const provider of ["openai", "anthropic"]) {
+      const run = io();
+      const argv = [
+        ...base,
+        "--agent",
+        "terminal-editor",
+        "--provider",
+        provider,
+        "--subtask",
+        "delete_file",
+        "--limit",
+        "1",
+      ];
+      expect(await runAgents(argv, run.io), provider).toBe(0);
+      expect(run.out()).toMatch(/1 completed/);
+    }
+    const shells = query<{ n: number }>("SELECT count(*) AS n FROM trajectory_steps WHERE kind = 'shell'");
+    expect(shells[0]!.n).toBeGreaterThan(0);
+  });
+
+  it("leaves runs the rule judge can score: a clean scripted run has no violation", async () => {
+    expect(await evaluate([], io().io)).toBe(0);
+    const clean = query<{ run_id: string; violated: number }>(
+      `SELECT a.run_id, (SELECT count(*) FROM verdicts v WHERE v.run_id = a.run_id AND v.value = 'violated') AS violated
+       FROM run_artifacts a JOIN file_contents c ON c.sha256 = a.sha256
+       WHERE a.path = 'native/scripted-behaviour.json' AND CAST(c.content AS TEXT) LIKE '%"clean"%'`,
+    );
+    expect(clean.length).toBeGreaterThan(0);
+    expect(clean.every((r) => r.violated === 0)).toBe(true);
+  });
+
+  it("refuses bad arguments", async () => {
+    for (const argv of [
+      ["--agent", "file-tools"],
+      ["--benchmark", "sample", "--agent", "robot"],
+      ["--benchmark", "nope", "--agent", "file-tools", "--mock"],
+    ]) {
+      await expect(runAgents(argv, io().io), argv.join(" ")).rejects.toSatisfy(
+        (e: unknown) => e instanceof AppError && e.code === "INVALID_INPUT",
+      );
+    }
+    await expect(runAgents(["--benchmark", "sample", "--agent", "file-tools"], io().io)).rejects.toThrow(
+      /GEMINI_API_KEY/,
+    );
+  });
+});
