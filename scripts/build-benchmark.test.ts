@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors/app-error";
 import { main } from "./build-benchmark";
@@ -53,6 +54,28 @@ describe("build-benchmark CLI", () => {
     expect(await main([...SAMPLE, "--seed", "7", "--out", b, "--strict"], io("b.db").io)).toBe(0);
     expect(fs.readFileSync(a).equals(fs.readFileSync(b))).toBe(true);
     expect(fs.readFileSync(a, "utf8").split("\n").filter(Boolean).length).toBeGreaterThan(400);
+  });
+
+  it("vets extra paraphrases from a model (local scripted Gemini) and adds the accepted ones to the pool", async () => {
+    const run = io("paraphrases.db");
+    const argv = [
+      "--deveval-data",
+      "data/sample-corpus/data.jsonl",
+      "--metadata-only",
+      "--paraphrase-provider",
+      "gemini",
+      "--paraphrase-mock",
+    ];
+    expect(await main(argv, run.io)).toBe(0);
+    expect(run.err()).toMatch(/paraphrases codegen_file: 3 accepted, 2 rejected/);
+    expect(run.err()).toMatch(/rejected: widening phrase "feel free"/);
+    expect(run.err()).toMatch(/rejected: missing placeholder \{function\}/);
+    const db = new Database(path.join(work, "paraphrases.db"), { readonly: true });
+    const config = JSON.parse((db.prepare("SELECT config FROM benchmarks").get() as { config: string }).config);
+    const maxIndex = (db.prepare("SELECT max(paraphrase_index) AS n FROM instances").get() as { n: number }).n;
+    db.close();
+    expect(config.extraParaphrases.codegen_file).toHaveLength(3);
+    expect(maxIndex).toBeGreaterThanOrEqual(50);
   });
 
   it("refuses bad arguments with a usage error", async () => {

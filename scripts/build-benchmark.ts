@@ -11,12 +11,20 @@ import { createDb, databasePathFromEnv } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
 import { buildBenchmark, type BuiltBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import {
+  generateParaphraseCandidates,
+  scriptedParaphraseResponder,
+  type CandidateReport,
+} from "@/lib/benchmark/paraphrase-candidates";
 import { BenchmarkIdSchema } from "@/lib/benchmark/schema";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
 import { parseCliArgs } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
+import { loadEnv } from "@/lib/config/env";
 import { AppError } from "@/lib/errors/app-error";
+import { createGeminiProvider } from "@/lib/llm/gemini";
+import { startMockGeminiServer, type MockGeminiServer } from "@/lib/llm/mock-gemini-server";
 import { canonicalJson } from "@/lib/util/canonical-json";
 
 const USAGE =
@@ -31,7 +39,10 @@ const ArgsSchema = z.object({
   "split-size": z.coerce.number().int().min(1).default(200),
   "delete-file-per-repo": z.coerce.number().int().min(0).default(10),
   "delete-irrelevant-per-repo": z.coerce.number().int().min(0).default(10),
-  "paraphrase-provider": z.string().optional(),
+  "paraphrase-provider": z.enum(["gemini"]).optional(),
+  "paraphrase-mock": z.boolean().default(false),
+  "paraphrase-candidates": z.coerce.number().int().min(1).max(50).default(5),
+  "paraphrase-model": z.string().min(1).default("gemini-2.5-flash"),
   out: z.string().optional(),
   json: z.boolean().default(false),
   strict: z.boolean().default(false),
@@ -50,6 +61,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       "delete-file-per-repo": { type: "string" },
       "delete-irrelevant-per-repo": { type: "string" },
       "paraphrase-provider": { type: "string" },
+      "paraphrase-mock": { type: "boolean" },
+      "paraphrase-candidates": { type: "string" },
+      "paraphrase-model": { type: "string" },
       out: { type: "string" },
       json: { type: "boolean" },
       strict: { type: "boolean" },
@@ -63,11 +77,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (args["metadata-only"] && args["source-code"]) {
     throw new AppError("INVALID_INPUT", `--metadata-only and --source-code exclude each other\n${USAGE}`);
   }
-  if (args["paraphrase-provider"]) {
-    throw new AppError(
-      "INVALID_INPUT",
-      "--paraphrase-provider needs the judge's model-provider interface, which is not built yet (evaluation issue #4)",
-    );
+  if (args["paraphrase-mock"] && !args["paraphrase-provider"]) {
+    throw new AppError("INVALID_INPUT", `--paraphrase-mock goes with --paraphrase-provider gemini\n${USAGE}`);
   }
   const dataFile = args["deveval-data"];
   if (!fs.existsSync(dataFile)) throw new AppError("INVALID_INPUT", `--deveval-data: no such file ${dataFile}`);
@@ -79,6 +90,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const samples = parseDevEvalJsonl(fs.readFileSync(dataFile, "utf8"), dataFile);
   const projects = new Set(samples.map((s) => s.project_path)).size;
   io.stderr.write(`${samples.length} samples in ${projects} repositories${sourceDir ? "" : " (metadata only)"}\n`);
+  const candidates = args["paraphrase-provider"] ? await paraphraseCandidates(args, io) : [];
+  const extraParaphrases = Object.fromEntries(candidates.map((c) => [c.subtask, c.accepted]));
   const progress = createProgress("repositories", projects, io.stderr);
   const built = await buildBenchmark({
     benchmarkId: args.name,
@@ -88,6 +101,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     sourceCodeDir: sourceDir,
     deleteFilePerRepository: args["delete-file-per-repo"],
     deleteIrrelevantPerRepository: args["delete-irrelevant-per-repo"],
+    extraParaphrases,
     onProgress: () => progress.tick(),
   });
   progress.finish();
@@ -107,6 +121,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         samples: samples.length,
         dropped: built.dropped.map((d) => ({ namespace: d.sample.namespace, reason: d.reason })),
         mismatches: built.mismatches,
+        extraParaphrases,
       },
     });
     if (args.out) fs.writeFileSync(args.out, instancesJsonl(built));
@@ -134,6 +149,37 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return args.strict && built.mismatches.length > 0 ? 1 : 0;
   } finally {
     db.$client.close();
+  }
+}
+
+/** Extra paraphrase candidates from Gemini (or the scripted mock), vetted like the committed ones. */
+async function paraphraseCandidates(args: z.infer<typeof ArgsSchema>, io: CliIo): Promise<CandidateReport[]> {
+  const env = loadEnv(io.env);
+  let server: MockGeminiServer | null = null;
+  let apiKey = env.GEMINI_API_KEY;
+  let baseUrl = env.GOOGLE_GEMINI_BASE_URL;
+  let model = args["paraphrase-model"];
+  if (args["paraphrase-mock"]) {
+    apiKey = "mock-key";
+    server = await startMockGeminiServer({ respond: scriptedParaphraseResponder, apiKey });
+    baseUrl = server.url;
+    model = "mock-gemini";
+  }
+  if (!apiKey)
+    throw new AppError("INVALID_INPUT", "--paraphrase-provider gemini needs GEMINI_API_KEY (or --paraphrase-mock)");
+  try {
+    const reports = await generateParaphraseCandidates(
+      createGeminiProvider({ apiKey, baseUrl }),
+      model,
+      args["paraphrase-candidates"],
+    );
+    for (const r of reports) {
+      io.stderr.write(`paraphrases ${r.subtask}: ${r.accepted.length} accepted, ${r.rejected.length} rejected\n`);
+      for (const x of r.rejected) io.stderr.write(`  rejected: ${x.problems.join("; ")}: ${x.text.slice(0, 100)}\n`);
+    }
+    return reports;
+  } finally {
+    await server?.close();
   }
 }
 

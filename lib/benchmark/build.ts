@@ -35,6 +35,8 @@ export interface BuildOptions {
   sourceCodeDir: string | null;
   deleteFilePerRepository?: number;
   deleteIrrelevantPerRepository?: number;
+  /** Vetted extra paraphrases (paraphrase-candidates.ts), appended to each subtask's pool. */
+  extraParaphrases?: Partial<Record<SubtaskId, readonly string[]>>;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -204,7 +206,7 @@ function finalize(
     const id = instanceIdOf(options.benchmarkId, draft.subtask, draft.key);
     if (seen.has(id)) throw new AppError("INTERNAL", `two instances would share the id ${id}`);
     seen.add(id);
-    const templates = PARAPHRASES[draft.subtask];
+    const templates = [...PARAPHRASES[draft.subtask], ...(options.extraParaphrases?.[draft.subtask] ?? [])];
     const paraphrase = paraphraseIndex(id, options.seed, templates.length);
     built.push({
       instance: {
