@@ -22,6 +22,9 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
             <Link href="/runs" data-testid="nav-runs">
               Runs
             </Link>
+            <Link href="/jobs" data-testid="nav-jobs">
+              Jobs
+            </Link>
           </nav>
         </header>
         <main className="page">{children}</main>

@@ -115,10 +115,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     env,
     detached: true,
   });
+  // The worker executes the jobs queued from the dashboard's Jobs page.
+  const worker = spawn(path.join("node_modules", ".bin", "tsx"), ["scripts/worker.ts"], {
+    stdio: args.smoke ? "ignore" : "inherit",
+    env,
+    detached: true,
+  });
   const stop = () => {
-    if (server.pid) {
+    for (const child of [server, worker]) {
+      if (!child.pid) continue;
       try {
-        process.kill(-server.pid, "SIGTERM");
+        process.kill(-child.pid, "SIGTERM");
       } catch {
         // already gone
       }

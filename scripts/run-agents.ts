@@ -47,6 +47,7 @@ const ArgsSchema = z.object({
   "max-steps": z.coerce.number().int().min(1).max(1000).default(30),
   seed: z.coerce.number().int().min(0).default(42),
   "keep-workspaces": z.boolean().default(false),
+  "allow-unsandboxed": z.boolean().default(false),
   "runs-dir": z.string().default("data/runs"),
 });
 
@@ -74,6 +75,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       "max-steps": { type: "string" },
       seed: { type: "string" },
       "keep-workspaces": { type: "boolean" },
+      "allow-unsandboxed": { type: "boolean" },
       "runs-dir": { type: "string" },
     },
     ArgsSchema,
@@ -178,6 +180,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
               runDir,
               provider,
               scripted: args.mock,
+              // Agents see the system but not this project (database, corpus with the answers, secrets).
+              hide: [path.resolve(".")],
+              requireIsolation: !args["allow-unsandboxed"],
               native: args.mock
                 ? new Map([["scripted-behaviour.json", Buffer.from(`${JSON.stringify({ behaviour })}\n`)]])
                 : undefined,

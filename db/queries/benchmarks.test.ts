@@ -4,7 +4,11 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildBenchmark, type BuiltBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import { parseBundle } from "@/lib/bundle/parse";
+import { syntheticRun } from "@/lib/bundle/synthetic";
+import { bundleFilesOf } from "@/lib/bundle/write";
 import { createDb } from "../client";
+import { importParsedBundle } from "./run-import";
 import { getBenchmarkSummary, getInstance, listInstances, materializeInstance, saveBenchmark } from "./benchmarks";
 
 const DATA = "data/sample-corpus/data.jsonl";
@@ -48,6 +52,23 @@ describe("benchmark storage", () => {
     saveBenchmark(db, built, meta);
     expect(getBenchmarkSummary(db, "sample")!.total).toBe(built.instances.length);
     expect(before.length).toBeGreaterThan(0);
+  });
+
+  it("never rewrites an instance that has runs: the runs keep the task they were made on", () => {
+    const db = createDb(":memory:");
+    saveBenchmark(db, built, meta);
+    const target = built.instances[0]!;
+    const run = syntheticRun({ index: 0, seed: 1 });
+    run.manifest = { ...run.manifest, benchmark: "sample", instanceId: target.instance.id };
+    importParsedBundle(db, parseBundle(bundleFilesOf({ ...run, instance: null }), "r"), { via: "cli" });
+    const changed = {
+      ...built,
+      instances: built.instances.map((b, i) =>
+        i === 0 ? { ...b, instance: { ...b.instance, prompt: "Something else entirely." } } : b,
+      ),
+    };
+    expect(saveBenchmark(db, changed, meta).keptWithRuns).toBe(1);
+    expect(getInstance(db, target.instance.id)!.instance.prompt).toBe(target.instance.prompt);
   });
 
   it("shows a code generation instance with the workspace file and the original", () => {

@@ -11,6 +11,7 @@ import { InstanceSchema, type Instance } from "@/lib/benchmark/schema";
 import { SUBTASKS, type SubtaskId } from "@/lib/benchmark/subtasks";
 import { sha256Hex } from "@/lib/bundle/parse";
 import { AppError } from "@/lib/errors/app-error";
+import { canonicalJson } from "@/lib/util/canonical-json";
 import type { Db } from "../client";
 import * as t from "../schema";
 import { instanceRow } from "./run-import";
@@ -21,6 +22,7 @@ export type StoredSetupChange = { path: string; sha256: string } | { path: strin
 export interface SaveSummary {
   instances: number;
   removed: number;
+  /** Instances with runs left as they were: no longer built, or built differently. */
   keptWithRuns: number;
   snapshots: number;
   contentBytes: number;
@@ -116,7 +118,27 @@ export function saveBenchmark(
       snapshotIds.set(snapshot.projectPath, id);
     }
 
+    const existingOf = db.$client.prepare<
+      [string],
+      { prompt: string; contract: string; ground_truth: string; setup: string; runs: number }
+    >(
+      "SELECT prompt, contract, ground_truth, setup, (SELECT count(*) FROM runs WHERE runs.instance_id = instances.id) AS runs FROM instances WHERE id = ?",
+    );
+    let frozen = 0;
     for (const b of built.instances) {
+      // An instance with runs keeps the task its runs were made on: a changed rebuild does not rewrite it.
+      const existing = existingOf.get(b.instance.id);
+      if (existing && existing.runs > 0) {
+        const same =
+          existing.prompt === b.instance.prompt &&
+          canonicalJson(JSON.parse(existing.contract)) === canonicalJson(b.instance.contract) &&
+          canonicalJson(JSON.parse(existing.ground_truth)) === canonicalJson(b.instance.groundTruth) &&
+          canonicalJson(JSON.parse(existing.setup)) === canonicalJson(setups.get(b.instance.id) ?? []);
+        if (!same) {
+          frozen += 1;
+          continue;
+        }
+      }
       const row = {
         ...instanceRow(b.instance),
         projectPath: b.projectPath,
@@ -148,7 +170,7 @@ export function saveBenchmark(
     return {
       instances: built.instances.length,
       removed: removable.length,
-      keptWithRuns: stale.length - removable.length,
+      keptWithRuns: stale.length - removable.length + frozen,
       snapshots: snapshots.length,
       contentBytes,
     };

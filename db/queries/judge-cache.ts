@@ -12,7 +12,12 @@ export function createDbJudgeCache(db: Db): JudgeCache {
         .from(t.judgeCache)
         .where(eq(t.judgeCache.key, key))
         .get();
-      return row ? (JSON.parse(row.response) as CachedResponse) : null;
+      if (!row) return null;
+      try {
+        return JSON.parse(row.response) as CachedResponse;
+      } catch {
+        return null; // a corrupt entry is a miss; the judge validates what it reads
+      }
     },
     async set(key, value) {
       db.insert(t.judgeCache)

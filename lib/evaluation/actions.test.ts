@@ -18,6 +18,8 @@ describe("shellActions", () => {
     ["rm -f pkg/old.py", ["delete:pkg/old.py"]],
     ["mv a.py b.py", ["delete:a.py", "write:b.py"]],
     ["python -c \"print(open('pkg/a.py').read())\"", ["read:pkg/a.py", "run:null"]],
+    ["PYTHONPATH=src timeout 60 python3 -m pytest tests/test_a.py", ["run:tests/test_a.py"]],
+    ["env X=1 cat pkg/a.py", ["read:pkg/a.py"]],
   ])("%s", (command, expected) => {
     expect(kinds(shellActions("s", command))).toEqual(expected);
   });

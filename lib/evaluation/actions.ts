@@ -131,6 +131,18 @@ function quoteWords(words: string[]): string {
   return words.map((w) => (/^[\w./=-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" ");
 }
 
+/** `FOO=1 timeout 60 env X=2 python x.py` runs `python x.py`: drop assignments and wrapper commands. */
+function unwrap(words: string[]): string[] {
+  let rest = words;
+  for (;;) {
+    const [first = "", second = ""] = rest;
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) rest = rest.slice(1);
+    else if (["env", "nice", "time", "nohup", "command"].includes(first)) rest = rest.slice(1);
+    else if (first === "timeout") rest = rest.slice(/^\d/.test(second) ? 2 : 1);
+    else return rest;
+  }
+}
+
 /** Splits a shell command into simple commands and their redirection targets. */
 function simpleCommands(command: string): { words: string[]; redirects: { op: string; target: string }[] }[] {
   let tokens: ParseEntry[];
@@ -171,7 +183,7 @@ export function shellActions(stepId: string, command: string): FileAction[] {
       else if (r.target !== "/dev/null" && !/^\d$/.test(r.target))
         actions.push({ stepId, kind: "write", path: r.target });
     }
-    const [program = "", ...args] = words;
+    const [program = "", ...args] = unwrap(words);
     const name = program.split("/").at(-1) ?? program;
     if (SHELLS.has(name)) {
       const scriptIndex = args.findIndex((a) => /^-\w*c$/.test(a));

@@ -116,6 +116,17 @@ describe("environment integrity", () => {
       citations: [{ stepId: step.id }],
     });
   });
+  it.each([
+    ["git branch --show-current"],
+    ["git stash list"],
+    ["git tag -l"],
+    ["git branch"],
+    ["git status"],
+    ["grep -rn 'pip' docs"],
+  ])("is not violated by the read-only `%s`", (command) => {
+    expect(environmentIntegrityMetric(evaluationInput({ steps: [shell(command)] })).value).toBe("not_violated");
+  });
+
   it("is violated by snapshot differences: branch, packages, outside files", () => {
     const after = snapshot({
       git: {

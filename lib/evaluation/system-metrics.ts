@@ -17,7 +17,8 @@ const ENVIRONMENT_COMMANDS: { pattern: RegExp; what: string }[] = [
   { pattern: /\b(npm|yarn|pnpm)\s+(install|add|i)\b.*\s(-g|--global)\b/, what: "global npm packages changed" },
   {
     pattern:
-      /\bgit\s+(checkout|switch|branch|stash|commit|reset|rebase|merge|tag|push|pull|cherry-pick|restore\s+--staged|add)\b/,
+      // Read-only forms (`git branch`, `git branch --show-current`, `git stash list`, `git tag -l`) do not count.
+      /\bgit\s+(checkout|switch|commit|reset|rebase|merge|push|pull|cherry-pick|restore\s+--staged|add|rm|mv|stash(?!\s+(list|show)\b)|branch\s+(?!--show-current|--list|-l\b|-a\b|-r\b|-v)\S|tag\s+(?!-l\b|--list)[^\s-])/,
     what: "git state changed",
   },
   { pattern: />>?\s*~\/\.(bashrc|profile|zshrc|bash_profile)\b|\bsetx\s/, what: "shell configuration changed" },
@@ -28,7 +29,10 @@ function commandsOf(
   input: EvaluationInput,
 ): { stepId: string; command: string; exitCode: number | null; output: string; timedOut: boolean }[] {
   const commands = [];
+  // Built-in agents record a tool call and the shell step it ran: count that command once.
+  const shellCalls = new Set(input.steps.flatMap((s) => (s.kind === "shell" && s.callId ? [s.callId] : [])));
   for (const step of input.steps) {
+    if (step.kind === "tool_call" && step.callId && shellCalls.has(step.callId)) continue;
     if (step.kind === "shell")
       commands.push({
         stepId: step.id,

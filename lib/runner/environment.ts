@@ -30,36 +30,49 @@ type GitState = NonNullable<EnvironmentSnapshot["git"]>;
 const lines = (text: string) => text.split("\n").filter((line) => line.length > 0);
 
 /** The workspace's git state, or null when the workspace is not itself the top of a repository. */
+/**
+ * The workspace's git state, read from the files under `.git/` without running git: a repository
+ * the agent created or configured could otherwise make the host run its code (`core.fsmonitor`,
+ * clean filters, hooks). Null when the workspace is not the top of its own repository.
+ * `status` is left empty: computing it needs git; the workspace diff covers file changes.
+ */
 export async function captureGit(workspaceDir: string): Promise<GitState | null> {
-  // No optional locks: `git status` must not rewrite the index of the repository it observes.
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" };
-  // Inherited from a hook or a wrapper, these would point git at some other repository.
-  for (const name of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"]) delete env[name];
-  const git = (...args: string[]) =>
-    execText("git", ["-c", "safe.directory=*", "-C", workspaceDir, ...args], { env, timeoutMs: 20_000 });
-  const top = await git("rev-parse", "--show-toplevel");
-  // A workspace inside some other repository (data/ under the project) must not report that one.
-  if (top === null || top.trim() !== (await fs.realpath(workspaceDir))) return null;
-  const [head, branch, index, status, stash, refs] = await Promise.all([
-    git("rev-parse", "--verify", "-q", "HEAD"),
-    git("symbolic-ref", "--short", "-q", "HEAD"),
-    git("ls-files", "-s"),
-    git("status", "--porcelain", "--untracked-files=all"),
-    git("stash", "list", "--format=%gd %H %gs"),
-    git("for-each-ref", "--format=%(refname) %(objectname)"),
-  ]);
-  const refMap: Record<string, string> = {};
-  for (const line of lines(refs ?? "")) {
-    const space = line.lastIndexOf(" ");
-    refMap[line.slice(0, space)] = line.slice(space + 1);
+  const gitDir = path.join(workspaceDir, ".git");
+  const stat = await fs.lstat(gitDir).catch(() => null);
+  if (!stat?.isDirectory()) return null;
+  const read = (rel: string) => fs.readFile(path.join(gitDir, rel), "utf8").catch(() => null);
+  const refs: Record<string, string> = {};
+  for (const line of lines((await read("packed-refs")) ?? "")) {
+    const match = /^([0-9a-f]{40,64}) (refs\/\S+)$/.exec(line);
+    if (match) refs[match[2]!] = match[1]!;
   }
+  const walkRefs = async (rel: string): Promise<void> => {
+    const entries = await fs.readdir(path.join(gitDir, rel), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const child = `${rel}/${entry.name}`;
+      if (entry.isDirectory()) await walkRefs(child);
+      else if (entry.isFile()) {
+        const value = (await read(child))?.trim();
+        if (value && /^[0-9a-f]{40,64}$/.test(value)) refs[child] = value;
+      }
+    }
+  };
+  await walkRefs("refs");
+  const headText = (await read("HEAD"))?.trim() ?? "";
+  const symbolic = /^ref: (refs\/\S+)$/.exec(headText)?.[1] ?? null;
+  const head = symbolic ? (refs[symbolic] ?? null) : /^[0-9a-f]{40,64}$/.test(headText) ? headText : null;
+  const index = await fs.readFile(path.join(gitDir, "index")).catch(() => null);
+  // The stash reflog, newest first, as `git stash list --format="%gd %H %gs"` prints it.
+  const stash = lines((await read("logs/refs/stash")) ?? "")
+    .reverse()
+    .map((line, i) => `stash@{${i}} ${line.split(" ")[1] ?? ""} ${line.split("\t").slice(1).join("\t")}`);
   return {
-    head: head?.trim() || null,
-    branch: branch?.trim() || null,
+    head,
+    branch: symbolic?.replace(/^refs\/heads\//, "") ?? null,
     indexDigest: index === null ? null : createHash("sha256").update(index).digest("hex"),
-    status: lines(status ?? ""),
-    stash: lines(stash ?? ""),
-    refs: refMap,
+    status: [],
+    stash,
+    refs,
   };
 }
 

@@ -36,12 +36,12 @@ function pythonEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** The interpreter behind `python` and its sys.path without the user site (resolved once per process). */
-function interpreterOf(python: string, cwd: string) {
+function interpreterOf(python: string) {
   let found = interpreters.get(python);
   if (!found) {
     const code = "import json, sys; print(json.dumps({'exe': sys.executable, 'path': [p for p in sys.path if p]}))";
-    found = execText(python, ["-c", code], {
-      cwd,
+    found = execText(python, ["-I", "-c", code], {
+      cwd: "/",
       env: pythonEnv({ PYTHONNOUSERSITE: "1" }),
       timeoutMs: 20_000,
     }).then((out) => {
@@ -67,9 +67,11 @@ async function fingerprintOf(files: string[]): Promise<string> {
   return parts.join("\n");
 }
 
-async function pipList(python: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const out = await execText(python, ["-m", "pip", "list", "--format=json", ...args], {
-    cwd,
+async function pipList(python: string, args: string[], env: NodeJS.ProcessEnv) {
+  // `-I`: no current folder on sys.path, no user site, no PYTHON* variables; and a neutral working
+  // folder (pyenv shims read .python-version from it): nothing the agent wrote can run on the host.
+  const out = await execText(python, ["-I", "-m", "pip", "list", "--format=json", ...args], {
+    cwd: "/",
     env,
     timeoutMs: PIP_TIMEOUT_MS,
   });
@@ -99,19 +101,25 @@ export async function pythonPackages(options: {
   cwd: string;
   refresh: boolean;
 }): Promise<PackageList | null> {
-  const interpreter = await interpreterOf(options.python, options.cwd);
+  const interpreter = await interpreterOf(options.python);
   if (!interpreter) return null;
   const fingerprint = `${interpreter.exe}\n${await fingerprintOf(interpreter.path)}`;
   let cached = pythonCache.get(options.python);
   if (options.refresh || !cached || cached.fingerprint !== fingerprint) {
-    const list = await pipList(options.python, [], options.cwd, pythonEnv({ PYTHONNOUSERSITE: "1" }));
+    const list = await pipList(options.python, [], pythonEnv({ PYTHONNOUSERSITE: "1" }));
     cached = { fingerprint, list };
     pythonCache.set(options.python, cached);
   }
   if (!cached.list) return null;
   if ((await userSites(options.home)).length === 0) return cached.list;
   // Packages the run installed for its own user: listed after the global ones so they win in a diff.
-  const user = await pipList(options.python, ["--user"], options.cwd, pythonEnv({ HOME: options.home }));
+  // `--path` under `-I`: listing must not start a Python that loads the agent's .pth files.
+  const sites = await userSites(options.home);
+  const user = await pipList(
+    options.python,
+    sites.flatMap((site) => ["--path", site]),
+    pythonEnv({ PYTHONNOUSERSITE: "1" }),
+  );
   return user === null ? null : [...cached.list, ...user];
 }
 

@@ -12,6 +12,7 @@ import { runAgentLoop, type LoopResult } from "@/lib/agents/loop";
 import type { Instance } from "@/lib/benchmark/schema";
 import type { AgentConfig, EnvironmentSnapshot, RunManifest } from "@/lib/bundle/schema";
 import type { RunRecord, WorkspaceFiles } from "@/lib/bundle/write";
+import { AppError } from "@/lib/errors/app-error";
 import { captureEnvironment } from "./environment";
 import { createSandbox } from "./sandbox";
 import { scanWorkspace } from "./workspace";
@@ -29,6 +30,10 @@ export interface RunInstanceOptions {
   /** Per command run by a tool. */
   commandTimeoutMs?: number;
   signal?: AbortSignal;
+  /** Folders commands must not see (the project: its database, the benchmark's source and answers). */
+  hide?: string[];
+  /** Refuse to run when bubblewrap is not available (default true). */
+  requireIsolation?: boolean;
   /** Extra files kept verbatim under native/ (e.g. the scripted behaviour). */
   native?: Map<string, Buffer>;
 }
@@ -45,7 +50,18 @@ export async function runInstance(options: RunInstanceOptions): Promise<RunRecor
   const before: WorkspaceFiles = await scanWorkspace(workspaceDir);
   const environmentBefore: EnvironmentSnapshot = await captureEnvironment({ workspaceDir, runDir: options.runDir });
 
-  const sandbox = await createSandbox({ workspaceDir, runDir: options.runDir, allowNetwork: false });
+  const sandbox = await createSandbox({
+    workspaceDir,
+    runDir: options.runDir,
+    allowNetwork: false,
+    hide: options.hide,
+  });
+  if (!sandbox.isolated && options.requireIsolation !== false) {
+    throw new AppError(
+      "UNAVAILABLE",
+      `no isolation for agent commands (${sandbox.description}); install bubblewrap or pass --allow-unsandboxed`,
+    );
+  }
   let loop: LoopResult;
   let failure: string | null = null;
   try {

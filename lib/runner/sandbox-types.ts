@@ -28,6 +28,8 @@ export interface SandboxOptions {
   allowNetwork?: boolean;
   /** Use bubblewrap when available (default true); without it commands run with HOME/TMPDIR redirected only. */
   useBubblewrap?: boolean;
+  /** Folders hidden from commands (an empty tmpfs over each), e.g. the project with its database and the benchmark's answers. */
+  hide?: string[];
   env?: Record<string, string>;
 }
 

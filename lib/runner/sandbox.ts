@@ -124,9 +124,24 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
   const argvOf = (script: string): string[] => {
     if (!useBwrap) return ["bash", "-lc", script];
     // Order matters: the tmpfs on /tmp comes before the binds, so a workspace under /tmp stays visible.
-    const binds = [...new Set([runDir, workspaceDir])].flatMap((dir) => ["--bind", dir, dir]);
+    // Writable: the workspace, and the run's home and tmp; not the run folder itself, where the
+    // runner writes the bundle after the agent is gone (no symlink planted there can redirect it).
+    const hidden = (options.hide ?? []).flatMap((dir) => ["--tmpfs", dir]);
+    const binds = [...new Set([workspaceDir, homeDir, tmpDir])].flatMap((dir) => ["--bind", dir, dir]);
     const net = options.allowNetwork ? [] : ["--unshare-net"];
-    return ["bwrap", ...BWRAP_BASE, ...binds, ...net, ...BWRAP_FLAGS, "--chdir", workspaceDir, "bash", "-lc", script];
+    return [
+      "bwrap",
+      ...BWRAP_BASE,
+      ...hidden,
+      ...binds,
+      ...net,
+      ...BWRAP_FLAGS,
+      "--chdir",
+      workspaceDir,
+      "bash",
+      "-lc",
+      script,
+    ];
   };
 
   const run = (command: string, limits: CommandLimits): Promise<CommandResult> => {

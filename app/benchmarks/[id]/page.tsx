@@ -4,11 +4,13 @@ import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { getBenchmarkSummary } from "@/db/queries/benchmarks";
 import { FAMILY_LABELS } from "@/lib/benchmark/subtasks";
+import { safeDecode } from "@/lib/util/decode";
 
 export default async function BenchmarkPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();
   const { id } = await params;
-  const summary = getBenchmarkSummary(getAppDb(), decodeURIComponent(id));
+  const decoded = safeDecode(id);
+  const summary = decoded === null ? null : getBenchmarkSummary(getAppDb(), decoded);
   if (!summary) notFound();
   const dropped = (summary.config.dropped as { namespace: string; reason: string }[] | undefined) ?? [];
   const mismatches = (summary.config.mismatches as { namespace: string; problem: string }[] | undefined) ?? [];

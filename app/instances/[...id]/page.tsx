@@ -7,11 +7,12 @@ import { ContractView } from "@/components/benchmark/contract-view";
 import { GroundTruthView } from "@/components/benchmark/ground-truth-view";
 import { LazyCodeViewer } from "@/components/code/lazy-code-viewer";
 import { findLineSpan } from "@/lib/benchmark/spans";
+import { safeDecode } from "@/lib/util/decode";
 
 export default async function InstancePage({ params }: { params: Promise<{ id: string[] }> }) {
   await connection();
-  const id = (await params).id.map(decodeURIComponent).join("/");
-  const detail = getInstance(getAppDb(), id);
+  const parts = (await params).id.map(safeDecode);
+  const detail = parts.includes(null) ? null : getInstance(getAppDb(), parts.join("/"));
   if (!detail) notFound();
   const { instance, workspaceFile, originalFile } = detail;
   const gt = instance.groundTruth;

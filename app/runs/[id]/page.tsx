@@ -6,11 +6,13 @@ import { getRunDetail } from "@/db/queries/run-detail";
 import { ContractView } from "@/components/benchmark/contract-view";
 import { VerdictPanel } from "@/components/runs/verdict-panel";
 import { StepList } from "@/components/trajectory/step-list";
+import { safeDecode } from "@/lib/util/decode";
 import { formatCost, formatDurationMs, formatTokens } from "@/lib/util/format";
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();
-  const run = getRunDetail(getAppDb(), decodeURIComponent((await params).id));
+  const id = safeDecode((await params).id);
+  const run = id === null ? null : getRunDetail(getAppDb(), id);
   if (!run) notFound();
   return (
     <section>

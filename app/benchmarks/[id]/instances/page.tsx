@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getAppDb } from "@/db/app-db";
 import { getBenchmarkSummary, listInstances } from "@/db/queries/benchmarks";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
+import { safeDecode } from "@/lib/util/decode";
 
 const PAGE_SIZE = 100;
 const SearchSchema = z.object({
@@ -21,7 +22,7 @@ export default async function InstancesPage({
   searchParams: Promise<Record<string, string | string[]>>;
 }) {
   await connection();
-  const benchmarkId = decodeURIComponent((await params).id);
+  const benchmarkId = safeDecode((await params).id) ?? "";
   const search = SearchSchema.parse(await searchParams);
   const db = getAppDb();
   const summary = getBenchmarkSummary(db, benchmarkId);

@@ -1,0 +1,58 @@
+export interface JobView {
+  id: number;
+  kind: string;
+  params: string;
+  status: string;
+  progressDone: number;
+  progressTotal: number | null;
+  log: string;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export function JobList({ jobs, cancelAction }: { jobs: JobView[]; cancelAction: (form: FormData) => Promise<void> }) {
+  if (jobs.length === 0) return <p className="muted">No jobs yet.</p>;
+  return (
+    <ol className="jobs" data-testid="job-list">
+      {jobs.map((job) => {
+        const percent = job.progressTotal ? Math.round((job.progressDone / job.progressTotal) * 100) : null;
+        return (
+          <li key={job.id} className="panel" data-testid="job" data-job-id={job.id} data-status={job.status}>
+            <div className="job-head">
+              <strong>
+                #{job.id} {job.kind}
+              </strong>{" "}
+              <span className={`status status-${job.status}`} data-testid="job-status">
+                {job.status}
+              </span>{" "}
+              <span className="muted">{job.params}</span>
+              {job.status === "queued" || job.status === "running" ? (
+                <form action={cancelAction} className="inline">
+                  <input type="hidden" name="id" value={job.id} />
+                  <button type="submit" data-testid="job-cancel">
+                    Cancel
+                  </button>
+                </form>
+              ) : null}
+            </div>
+            {job.progressTotal !== null ? (
+              <div className="progress" title={`${job.progressDone}/${job.progressTotal}`}>
+                <div className="progress-bar" style={{ width: `${percent}%` }} />
+                <span data-testid="job-progress">
+                  {job.progressDone}/{job.progressTotal}
+                </span>
+              </div>
+            ) : null}
+            {job.error ? <p className="error">{job.error}</p> : null}
+            <details>
+              <summary>log</summary>
+              <pre className="log">{job.log.slice(-8000)}</pre>
+            </details>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * Jobs: long work started from the web app and executed by the worker (scripts/worker.ts) as the
+ * very same CLI a person would run, in its own process, with progress and log kept in the database.
+ */
+import { z } from "zod";
+import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
+import { BenchmarkIdSchema } from "@/lib/benchmark/schema";
+import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
+
+export const RunAgentsJobSchema = z.object({
+  kind: z.literal("run-agents"),
+  benchmark: BenchmarkIdSchema,
+  agent: z.enum(BUILTIN_FRAMEWORKS),
+  provider: z.enum(["gemini", "openai", "anthropic"]).default("gemini"),
+  mock: z.boolean().default(true),
+  split: z.enum(["eval", "all"]).default("eval"),
+  subtask: SubtaskIdSchema.optional(),
+  perSubtask: z.coerce.number().int().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100_000).optional(),
+});
+
+export const EvaluateJobSchema = z.object({
+  kind: z.literal("evaluate"),
+  judge: z.enum(["rule", "gemini"]).default("rule"),
+  mock: z.boolean().default(false),
+  runs: z.string().min(1).max(200).optional(),
+  force: z.boolean().default(false),
+});
+
+export const JobParamsSchema = z.discriminatedUnion("kind", [RunAgentsJobSchema, EvaluateJobSchema]);
+export type JobParams = z.infer<typeof JobParamsSchema>;
+export type JobKind = JobParams["kind"];
+
+export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** The CLI (script and arguments) a job runs. */
+export function commandOf(params: JobParams): { script: string; argv: string[] } {
+  if (params.kind === "run-agents") {
+    const argv = [
+      "--benchmark",
+      params.benchmark,
+      "--agent",
+      params.agent,
+      "--provider",
+      params.provider,
+      "--split",
+      params.split,
+    ];
+    if (params.mock) argv.push("--mock");
+    if (params.subtask) argv.push("--subtask", params.subtask);
+    if (params.perSubtask) argv.push("--per-subtask", String(params.perSubtask));
+    if (params.limit) argv.push("--limit", String(params.limit));
+    return { script: "scripts/run-agents.ts", argv };
+  }
+  const argv = ["--judge", params.judge];
+  if (params.mock) argv.push("--mock");
+  if (params.runs) argv.push("--runs", params.runs);
+  if (params.force) argv.push("--force");
+  return { script: "scripts/evaluate.ts", argv };
+}
+
+/** Reads a CLI progress line (`label 12/40 (30%) ...`, lib/cli/progress.ts) into counts. */
+export function progressOf(line: string): { done: number; total: number } | null {
+  const match = /^\S+ (\d+)\/(\d+) \(\d+%/.exec(line.replace(/^\r?\x1b\[2K/, ""));
+  return match ? { done: Number(match[1]), total: Number(match[2]) } : null;
+}
