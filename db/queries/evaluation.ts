@@ -21,7 +21,8 @@ export interface JudgeIdentity {
   promptVersion?: string;
 }
 
-export function ensureJudge(db: Db, judge: JudgeIdentity): number {
+/** The judge's row id, created on first use (also inside a transaction: pass the transaction). */
+export function ensureJudge(db: Pick<Db, "insert" | "select">, judge: JudgeIdentity): number {
   const values = {
     kind: judge.kind,
     name: judge.name,

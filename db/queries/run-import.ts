@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Statement } from "better-sqlite3";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Instance } from "@/lib/benchmark/schema";
 import { BundleError } from "@/lib/bundle/errors";
 import type { ParsedBundle } from "@/lib/bundle/parse";
@@ -12,6 +12,7 @@ import type { AgentConfig, BundleVerdict, TrajectoryStep } from "@/lib/bundle/sc
 import { AppError } from "@/lib/errors/app-error";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import type { Db } from "../client";
+import { ensureJudge } from "./evaluation";
 import * as t from "../schema";
 
 export type ImportOutcome = "imported" | "unchanged" | "replaced";
@@ -296,36 +297,12 @@ function stepRow(runId: string, position: number, step: TrajectoryStep): StepRow
 }
 
 function insertVerdict(tx: Tx, runId: string, verdict: BundleVerdict): void {
-  const { judge } = verdict;
-  tx.insert(t.judges)
-    .values({
-      kind: judge.kind,
-      name: judge.name,
-      provider: judge.provider,
-      model: judge.model,
-      promptVersion: judge.promptVersion,
-    })
-    .onConflictDoNothing()
-    .run();
-  const judgeRow = tx
-    .select({ id: t.judges.id })
-    .from(t.judges)
-    .where(
-      and(
-        eq(t.judges.kind, judge.kind),
-        eq(t.judges.name, judge.name),
-        eq(t.judges.provider, judge.provider),
-        eq(t.judges.model, judge.model),
-        eq(t.judges.promptVersion, judge.promptVersion),
-      ),
-    )
-    .get();
-  if (!judgeRow) throw new AppError("INTERNAL", `judge ${judge.name} vanished during import`);
+  const judgeId = ensureJudge(tx, verdict.judge);
   tx.insert(t.verdicts)
     .values({
       runId,
       metric: verdict.metric,
-      judgeId: judgeRow.id,
+      judgeId,
       value: verdict.value,
       rationale: verdict.rationale,
       citations: verdict.citations,

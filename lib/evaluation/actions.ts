@@ -50,7 +50,8 @@ const SHELL_TOOLS = new Set([
 const PYTHON_TOOLS = new Set(["run_python", "python", "execute_python", "run_ipython", "ipython"]);
 const EDITOR_TOOLS = new Set(["str_replace_editor", "file_editor", "str_replace_based_edit_tool", "editor"]);
 
-const PATH_KEYS = [
+/** Argument names that carry a file path, across the agents' tool schemas. */
+export const PATH_KEYS = [
   "path",
   "file_path",
   "filePath",

@@ -1,16 +1,6 @@
 /** One trajectory step as text: in full (capped) for the judge prompt, and the helpers condensing uses. */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-
-const PATH_KEYS = [
-  "path",
-  "file_path",
-  "filePath",
-  "absolute_path",
-  "filename",
-  "file",
-  "target_file",
-  "notebook_path",
-];
+import { PATH_KEYS } from "@/lib/evaluation/actions";
 const COMMAND_KEYS = ["command", "cmd", "code", "input", "script"];
 
 /** Keeps the head and tail of a long text, marking the cut. */
