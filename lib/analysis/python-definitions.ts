@@ -27,7 +27,8 @@ export interface FunctionDefinition {
   node: Node;
 }
 
-const BLOCK_TYPES = new Set([
+/** Statements whose bodies are not a module's or class's own level (a definition there is "in a block"). */
+export const BLOCK_TYPES: ReadonlySet<string> = new Set([
   "if_statement",
   "elif_clause",
   "else_clause",
@@ -37,6 +38,7 @@ const BLOCK_TYPES = new Set([
   "with_statement",
   "for_statement",
   "while_statement",
+  "block",
 ]);
 
 export function listFunctionDefinitions(tree: Tree): FunctionDefinition[] {
@@ -51,7 +53,7 @@ export function listFunctionDefinitions(tree: Tree): FunctionDefinition[] {
         const name = definition.childForFieldName("name")?.text ?? "?";
         const body = definition.childForFieldName("body");
         if (body) visit(body, [...scope, name], true, inBlock);
-      } else if (BLOCK_TYPES.has(child.type) || child.type === "block") {
+      } else if (BLOCK_TYPES.has(child.type)) {
         visit(child, scope, inClass, true);
       }
     }

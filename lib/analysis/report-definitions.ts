@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Node, Tree } from "web-tree-sitter";
+import { BLOCK_TYPES } from "./python-definitions";
 import { normalizeExpression, normalizeStatements } from "./normalize";
 import { listFunctionDefinitions } from "./python-definitions";
 import { docstringOf, endLine, readScope, startLine, statementsOf } from "./python-scope";
@@ -107,19 +108,6 @@ export function parametersOf(parameters: Node, source: string): Parameter[] {
   return found;
 }
 
-const BLOCKS = new Set([
-  "if_statement",
-  "elif_clause",
-  "else_clause",
-  "try_statement",
-  "except_clause",
-  "finally_clause",
-  "with_statement",
-  "for_statement",
-  "while_statement",
-  "block",
-]);
-
 /** Classes by qualified name (nested classes included; classes inside functions are part of the body). */
 export function classEntries(tree: Tree, source: string): ClassEntry[] {
   const found: ClassEntry[] = [];
@@ -156,7 +144,7 @@ export function classEntries(tree: Tree, source: string): ClassEntry[] {
           statements: contents?.statements ?? [],
         });
         if (body) visit(body, [...scope, name], inBlock);
-      } else if (child.type !== "decorated_definition" && BLOCKS.has(child.type)) {
+      } else if (child.type !== "decorated_definition" && BLOCK_TYPES.has(child.type)) {
         visit(child, scope, true);
       }
     }
