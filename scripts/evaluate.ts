@@ -58,15 +58,15 @@ interface ActiveJudge {
   usage?(): string;
 }
 
-function ruleJudgeFor(db: Db): ActiveJudge {
+function ruleJudgeFor(db: Db, force: boolean): ActiveJudge {
   const judgeId = ensureJudge(db, RULE_JUDGE);
   return {
     label: "rule judge",
     judgeIdByMetric: new Map(METRIC_IDS.map((m) => [m, judgeId])),
     judge: ruleJudge,
-    // The static analysis behind the code metrics, kept as the run's AST report (once per run).
+    // The static analysis behind the code metrics, kept as the run's AST report (redone with --force).
     async artifacts(input) {
-      if (hasArtifact(db, input.runId, "reports/ast.json")) return [];
+      if (!force && hasArtifact(db, input.runId, "reports/ast.json")) return [];
       const report = await astReportsOf(input.changes);
       return [{ path: "reports/ast.json", kind: "ast_report", data: Buffer.from(`${JSON.stringify(report)}\n`) }];
     },
@@ -138,7 +138,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (args.mock && args.judge !== "gemini")
     throw new AppError("INVALID_INPUT", `--mock goes with --judge gemini\n${USAGE}`);
   const db = createDb(databasePathFromEnv(io.env));
-  const active = args.judge === "rule" ? ruleJudgeFor(db) : await geminiJudgeFor(db, args, io);
+  const active = args.judge === "rule" ? ruleJudgeFor(db, args.force) : await geminiJudgeFor(db, args, io);
   try {
     const pending = runsToEvaluate(db, active.judgeIdByMetric, { pattern: args.runs, force: args.force });
     const progress = createProgress("evaluate", pending.length, io.stderr);

@@ -10,8 +10,8 @@
  *
  * Token counts are estimates (~4 characters per token). Binds 127.0.0.1 on a random free port.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type IncomingMessage, type ServerResponse } from "node:http";
+import { listenOnLoopback } from "@/lib/util/loopback-server";
 import { z } from "zod";
 
 export { scriptedJudgeResponder } from "./scripted-judge-responder";
@@ -284,21 +284,15 @@ export async function startMockGeminiServer(options: MockGeminiServerOptions): P
     }
   }
 
-  const server = createServer((req, res) => {
+  const listener = await listenOnLoopback((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendError(res, 500, error instanceof Error ? error.message : String(error));
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | null = null;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     requests,
     get inFlight() {
       return inFlight;
@@ -306,13 +300,6 @@ export async function startMockGeminiServer(options: MockGeminiServerOptions): P
     get maxInFlight() {
       return maxInFlight;
     },
-    close: () => {
-      closing ??= new Promise<void>((resolve, reject) => {
-        // Keep-alive connections from the client's pool would hold close() open.
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      });
-      return closing;
-    },
+    close: listener.close,
   };
 }

@@ -8,8 +8,8 @@
  * Clients point at `url` (Gemini, Anthropic) or `${url}/v1` (OpenAI). Binds 127.0.0.1 on a random
  * free port. Answers always report the model `mock-model`.
  */
-import { createServer, type IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import { listenOnLoopback } from "@/lib/util/loopback-server";
 import type { ProtocolAdapter, RouteInfo } from "./adapter";
 import { anthropicAdapter } from "./anthropic";
 import { geminiAdapter } from "./gemini";
@@ -133,30 +133,17 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
     });
   }
 
-  const server = createServer((req, res) => {
+  const listener = await listenOnLoopback((req, res) => {
     handle(req, res).catch((error: unknown) => {
       const message = `mock server failed: ${error instanceof Error ? error.message : String(error)}`;
       if (!res.headersSent) geminiAdapter.sendError(res, 500, message);
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | null = null;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     requests,
-    close: () => {
-      closing ??= new Promise<void>((resolve, reject) => {
-        // Kept-alive connections from a client's pool would hold close() open.
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      });
-      return closing;
-    },
+    close: listener.close,
   };
 }
