@@ -8,6 +8,12 @@ export interface CommandLimits {
   maxOutputBytes: number;
   /** Address-space limit for the command (ulimit -v), bytes. */
   memoryBytes?: number;
+  /**
+   * Resident-memory limit for the command and all its descendants, bytes, polled from /proc; the
+   * whole group is killed past it. For agent processes (Node, Rust, Python runtimes), where
+   * `ulimit -v` would break the runtime's address-space reservations.
+   */
+  maxRssBytes?: number;
 }
 
 export interface CommandResult {
@@ -16,6 +22,10 @@ export interface CommandResult {
   output: string;
   timedOut: boolean;
   outputTruncated: boolean;
+  /** Killed for passing `maxRssBytes`. */
+  memoryExceeded: boolean;
+  /** Highest resident memory seen while polling (null when not polled). */
+  peakRssBytes: number | null;
   durationMs: number;
 }
 
@@ -30,12 +40,17 @@ export interface SandboxOptions {
   useBubblewrap?: boolean;
   /** Folders hidden from commands (an empty tmpfs over each), e.g. the project with its database and the benchmark's answers. */
   hide?: string[];
+  /** Folders shown read-only at the same path even inside a hidden folder (e.g. the project's node_modules, for agent CLIs). */
+  readOnlyBinds?: string[];
+  /** Extra writable folders, each mounted at `target` (bubblewrap only; e.g. the model gateway's socket folder). */
+  binds?: { source: string; target: string }[];
   env?: Record<string, string>;
 }
 
 export interface Sandbox {
   readonly isolated: boolean;
-  run(command: string, limits: CommandLimits): Promise<CommandResult>;
+  /** `env` adds variables for this command only. */
+  run(command: string, limits: CommandLimits, env?: Record<string, string>): Promise<CommandResult>;
   /** Kills every process the sandbox started that is still alive; returns how many were left. */
   killAll(): Promise<number>;
 }

@@ -11,6 +11,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { AppError } from "@/lib/errors/app-error";
+import { treeRssBytes } from "./process-tree";
 import type { CommandLimits, CommandResult, Sandbox, SandboxOptions } from "./sandbox-types";
 
 export type { CommandLimits, CommandResult, Sandbox, SandboxOptions } from "./sandbox-types";
@@ -38,6 +39,8 @@ export const INHERITED_ENV =
 const KILL_GRACE_MS = 500;
 /** After the shell exits, how long background processes holding its pipes may keep them. */
 const DRAIN_MS = 100;
+/** How often resident memory is polled when a command has `maxRssBytes`. */
+const RSS_POLL_MS = 250;
 
 const BWRAP_BASE = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
 const BWRAP_FLAGS = ["--unshare-pid", "--die-with-parent", "--new-session"];
@@ -127,12 +130,17 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
     // Writable: the workspace, and the run's home and tmp; not the run folder itself, where the
     // runner writes the bundle after the agent is gone (no symlink planted there can redirect it).
     const hidden = (options.hide ?? []).flatMap((dir) => ["--tmpfs", dir]);
-    const binds = [...new Set([workspaceDir, homeDir, tmpDir])].flatMap((dir) => ["--bind", dir, dir]);
+    const shown = (options.readOnlyBinds ?? []).flatMap((dir) => ["--ro-bind", dir, dir]);
+    const binds = [
+      ...[...new Set([workspaceDir, homeDir, tmpDir])].flatMap((dir) => ["--bind", dir, dir]),
+      ...(options.binds ?? []).flatMap((b) => ["--bind", b.source, b.target]),
+    ];
     const net = options.allowNetwork ? [] : ["--unshare-net"];
     return [
       "bwrap",
       ...BWRAP_BASE,
       ...hidden,
+      ...shown,
       ...binds,
       ...net,
       ...BWRAP_FLAGS,
@@ -144,7 +152,7 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
     ];
   };
 
-  const run = (command: string, limits: CommandLimits): Promise<CommandResult> => {
+  const run = (command: string, limits: CommandLimits, extraEnv?: Record<string, string>): Promise<CommandResult> => {
     const script =
       limits.memoryBytes !== undefined
         ? `ulimit -v ${Math.max(1, Math.floor(limits.memoryBytes / 1024))} || exit 125\n${command}`
@@ -152,13 +160,20 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
     const [file, ...args] = argvOf(script);
     const started = performance.now();
     return new Promise<CommandResult>((resolve, reject) => {
-      const child = spawn(file!, args, { cwd: workspaceDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(file!, args, {
+        cwd: workspaceDir,
+        env: extraEnv ? { ...env, ...extraEnv } : env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       const pgid = child.pid;
       if (pgid !== undefined) groups.add(pgid);
       const chunks: Buffer[] = [];
       let bytes = 0;
       let timedOut = false;
       let outputTruncated = false;
+      let memoryExceeded = false;
+      let peakRssBytes: number | null = null;
       let exitCode: number | null = null;
       let stopping = false;
       let settled = false;
@@ -182,6 +197,8 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
           output: Buffer.concat(chunks).toString("utf8"),
           timedOut,
           outputTruncated,
+          memoryExceeded,
+          peakRssBytes,
           durationMs: Math.round(performance.now() - started),
         });
       };
@@ -208,6 +225,19 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
           stop();
         }, limits.timeoutMs),
       );
+      if (limits.maxRssBytes !== undefined && pgid !== undefined) {
+        const maxRss = limits.maxRssBytes;
+        const poll = setInterval(() => {
+          void treeRssBytes(pgid).then((rss) => {
+            peakRssBytes = Math.max(peakRssBytes ?? 0, rss);
+            if (rss > maxRss && !stopping) {
+              memoryExceeded = true;
+              stop();
+            }
+          });
+        }, RSS_POLL_MS);
+        timers.push(poll);
+      }
       child.on("error", (error) => {
         if (settled) return;
         settled = true;
