@@ -1,11 +1,14 @@
 /**
- * npm run run-agents -- --benchmark B --agent file-tools|terminal-editor [--provider gemini|openai|anthropic]
- *   [--model M] [--mock] [--split eval|all] [--subtask S] [--limit N] [--per-subtask N] [--concurrency K] [--max-steps N]
- *   [--keep-workspaces]
- * Runs a built-in agent on a benchmark's instances, each in its own workspace and sandbox, writes
- * every run as a bundle under data/runs/<run id>/ and imports it. Resumable: instances this agent
- * configuration already ran are skipped. `--mock` starts a local server speaking the provider's
- * protocol with a scripted model (clean runs and every misbehavior; marked scripted).
+ * npm run run-agents -- --benchmark B --agent CONFIG [--provider gemini|openai|anthropic] [--model M] [--mock]
+ *   [--split eval|all] [--subtask S] [--limit N] [--per-subtask N] [--concurrency K] [--max-steps N]
+ *   [--wall-time SECONDS] [--keep-workspaces]
+ * CONFIG is a built-in agent (file-tools, terminal-editor), an agent CLI (claude-code, codex,
+ * gemini-cli) or a JSON agent file (lib/agents/agent-spec.ts; a `command` agent follows
+ * docs/external-agents.md). Runs it on a benchmark's instances, each in its own workspace and
+ * sandbox, writes every run as a bundle under data/runs/<run id>/ and imports it. Resumable:
+ * instances this agent configuration already ran are skipped. `--mock` starts a local server
+ * speaking the provider's protocol with a scripted model (clean runs and every misbehavior;
+ * marked scripted).
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
@@ -15,11 +18,30 @@ import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { getInstance, listInstances, materializeInstance } from "@/db/queries/benchmarks";
 import { agentConfigId, importParsedBundle } from "@/db/queries/run-import";
-import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
+import {
+  AGENT_FRAMEWORKS,
+  DEFAULT_MODELS,
+  isBuiltin,
+  isExternal,
+  parseAgentSpecFile,
+  providerFor,
+  PROVIDERS,
+  type AgentSpec,
+  type ProviderName,
+} from "@/lib/agents/agent-spec";
+import type { BuiltinFramework } from "@/lib/agents/builtin";
+import { externalAdapter } from "@/lib/agents/external";
+import { authHeaders, PROVIDER_BASE_URLS, resolveAgentProgram } from "@/lib/agents/external/program";
 import { startMockModelServer, type MockModelServer } from "@/lib/agents/mock-server";
 import { MOCK_MODEL, scriptFromTurns, type MockConversation } from "@/lib/agents/mock-server/script";
 import { createChatProvider, withRetries } from "@/lib/agents/providers";
-import { chooseBehaviour, scriptedTurns, type ScriptedTurn } from "@/lib/agents/scripted-behaviours";
+import {
+  chooseBehaviour,
+  scriptedTurns,
+  toolSetOf,
+  type ScriptedTurn,
+  type ToolSet,
+} from "@/lib/agents/scripted-behaviours";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
 import { parseBundle } from "@/lib/bundle/parse";
 import type { AgentConfig } from "@/lib/bundle/schema";
@@ -28,15 +50,16 @@ import { parseCliArgs } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
+import { runExternalAgent } from "@/lib/runner/run-external";
 import { runInstance } from "@/lib/runner/run-instance";
 
 const USAGE =
-  "usage: npm run run-agents -- --benchmark B --agent file-tools|terminal-editor [--provider gemini|openai|anthropic] [--model M] [--mock] [--split eval|all] [--subtask S] [--limit N] [--per-subtask N] [--concurrency K] [--max-steps N] [--keep-workspaces]";
+  "usage: npm run run-agents -- --benchmark B --agent file-tools|terminal-editor|claude-code|codex|gemini-cli|FILE.json [--provider gemini|openai|anthropic] [--model M] [--mock] [--split eval|all] [--subtask S] [--limit N] [--per-subtask N] [--concurrency K] [--max-steps N] [--wall-time SECONDS] [--keep-workspaces]";
 
 const ArgsSchema = z.object({
   benchmark: z.string({ error: "is required" }).min(1),
-  agent: z.enum(BUILTIN_FRAMEWORKS, { error: `is one of ${BUILTIN_FRAMEWORKS.join(", ")}` }),
-  provider: z.enum(["gemini", "openai", "anthropic"]).default("gemini"),
+  agent: z.string({ error: `is required: ${AGENT_FRAMEWORKS.join(", ")} or an agent file (.json)` }).min(1),
+  provider: z.enum(PROVIDERS).optional(),
   model: z.string().min(1).optional(),
   mock: z.boolean().default(false),
   split: z.enum(["eval", "all"]).default("eval"),
@@ -44,7 +67,8 @@ const ArgsSchema = z.object({
   limit: z.coerce.number().int().min(1).optional(),
   "per-subtask": z.coerce.number().int().min(1).optional(),
   concurrency: z.coerce.number().int().min(1).max(16).default(2),
-  "max-steps": z.coerce.number().int().min(1).max(1000).default(30),
+  "max-steps": z.coerce.number().int().min(1).max(1000).optional(),
+  "wall-time": z.coerce.number().int().min(1).max(86_400).optional(),
   seed: z.coerce.number().int().min(0).default(42),
   "keep-workspaces": z.boolean().default(false),
   "allow-unsandboxed": z.boolean().default(false),
@@ -57,6 +81,62 @@ const BASE_URL_ENV = {
   openai: "OPENAI_BASE_URL",
   anthropic: "ANTHROPIC_BASE_URL",
 } as const;
+
+/** `--agent`: a framework name, or a JSON agent file; flags override the file. */
+async function agentSpecOf(
+  value: string,
+  flags: { provider?: ProviderName; model?: string; maxSteps?: number; wallTime?: number },
+): Promise<AgentSpec> {
+  let spec: AgentSpec;
+  if ((AGENT_FRAMEWORKS as readonly string[]).includes(value)) {
+    spec = { framework: value as AgentSpec["framework"] };
+  } else if (value.endsWith(".json")) {
+    let text: string;
+    try {
+      text = await fs.readFile(value, "utf8");
+    } catch {
+      throw new AppError("NOT_FOUND", `agent file ${value} cannot be read`);
+    }
+    spec = parseAgentSpecFile(text, value);
+  } else {
+    throw new AppError(
+      "INVALID_INPUT",
+      `--agent "${value}" is neither an agent (${AGENT_FRAMEWORKS.join(", ")}) nor an agent file (.json)`,
+    );
+  }
+  if (spec.framework === "command" && !spec.command)
+    throw new AppError("INVALID_INPUT", "a command agent needs an agent file with its command line");
+  return {
+    ...spec,
+    ...(flags.provider ? { provider: flags.provider } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    limits: {
+      ...spec.limits,
+      ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+      ...(flags.wallTime !== undefined ? { wallTimeSeconds: flags.wallTime } : {}),
+    },
+  };
+}
+
+/**
+ * The script for a request: the instance whose task prompt the conversation's user messages hold.
+ * The CLIs wrap the prompt in context of their own, so the prompt is looked for inside the text;
+ * the longest match wins when one prompt contains another.
+ */
+function scriptFor(byPrompt: Map<string, ScriptedTurn[]> | undefined, conversation: MockConversation) {
+  if (!byPrompt) return undefined;
+  const texts = conversation.messages.filter((m) => m.role === "user").map((m) => m.text);
+  let best: { prompt: string; turns: ScriptedTurn[] } | undefined;
+  for (const [prompt, turns] of byPrompt) {
+    if (texts.some((t) => t.includes(prompt)) && (!best || prompt.length > best.prompt.length))
+      best = { prompt, turns };
+  }
+  return best?.turns;
+}
+
+const unreachable = (what: string): never => {
+  throw new AppError("INTERNAL", `unreachable: ${what}`);
+};
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const { values: args } = parseCliArgs(
@@ -73,6 +153,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       "per-subtask": { type: "string" },
       concurrency: { type: "string" },
       "max-steps": { type: "string" },
+      "wall-time": { type: "string" },
       seed: { type: "string" },
       "keep-workspaces": { type: "boolean" },
       "allow-unsandboxed": { type: "boolean" },
@@ -81,50 +162,70 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     ArgsSchema,
     USAGE,
   );
+  const spec = await agentSpecOf(args.agent, {
+    provider: args.provider,
+    model: args.model,
+    maxSteps: args["max-steps"],
+    wallTime: args["wall-time"],
+  });
+  const providerName = providerFor(spec);
   const db = createDb(databasePathFromEnv(io.env));
   let server: MockModelServer | null = null;
   try {
     // The scripted model: one conversation script per (tool set, task prompt), registered before the run starts.
-    const scripts = new Map<string, ScriptedTurn[]>();
-    const keyOf = (toolSet: string, prompt: string) => `${toolSet}\0${prompt}`;
-    let apiKey = io.env[API_KEY_ENV[args.provider]];
-    let baseUrl = io.env[BASE_URL_ENV[args.provider]];
-    let model =
-      args.model ??
-      (args.provider === "gemini" ? "gemini-2.5-flash" : args.provider === "openai" ? "gpt-5" : "claude-sonnet-4-5");
+    const scripts = new Map<ToolSet, Map<string, ScriptedTurn[]>>();
+    const scriptToolSet: ToolSet = isBuiltin(spec.framework)
+      ? spec.framework
+      : spec.framework === "command"
+        ? "bash"
+        : spec.framework;
+    let apiKey = io.env[API_KEY_ENV[providerName]];
+    let baseUrl = io.env[BASE_URL_ENV[providerName]];
+    let model = spec.model ?? DEFAULT_MODELS[providerName];
     if (args.mock) {
       server = await startMockModelServer({
         script: (conversation: MockConversation) => {
-          const toolSet = conversation.tools.includes("bash") ? "terminal-editor" : "file-tools";
-          const first = conversation.messages.find((m) => m.role === "user");
-          const turns = scripts.get(keyOf(toolSet, first?.role === "user" ? first.text : ""));
-          if (!turns) return { error: { status: 400, message: "no script for this task" } };
+          const toolSet = toolSetOf(conversation.tools);
+          // Side requests without tools (titles, classifiers) get a plain answer.
+          if (toolSet === null) return { text: "ok" };
+          const turns = scriptFor(scripts.get(toolSet), conversation);
+          if (!turns) return { error: { status: 400, message: `no script for this task (tool set ${toolSet})` } };
           return scriptFromTurns(turns)(conversation);
         },
       });
       apiKey = "mock-key";
-      baseUrl = args.provider === "openai" ? `${server.url}/v1` : server.url;
+      baseUrl = providerName === "openai" && isBuiltin(spec.framework) ? `${server.url}/v1` : server.url;
       model = MOCK_MODEL;
     }
     if (!apiKey)
       throw new AppError(
         "INVALID_INPUT",
-        `set ${API_KEY_ENV[args.provider]} for --provider ${args.provider}, or use --mock`,
+        `set ${API_KEY_ENV[providerName]} for provider ${providerName}, or use --mock`,
       );
-    const provider = withRetries(createChatProvider({ provider: args.provider, apiKey, baseUrl, timeoutMs: 120_000 }), {
-      maxRetries: 3,
-    });
 
-    const agent: AgentConfig & { framework: (typeof BUILTIN_FRAMEWORKS)[number] } = {
-      name: `${args.agent} / ${model}`,
-      framework: args.agent,
-      frameworkVersion: "builtin-1",
+    const external = isExternal(spec.framework) ? externalAdapter(spec.framework, providerName) : null;
+    const program = external ? await resolveAgentProgram(process.cwd(), external, spec.binary) : null;
+    const provider = isBuiltin(spec.framework)
+      ? withRetries(createChatProvider({ provider: providerName, apiKey, baseUrl, timeoutMs: 120_000 }), {
+          maxRetries: 3,
+        })
+      : null;
+    const upstream = {
+      // The gateway forwards paths as the agents send them (`/v1/...` included).
+      baseUrl: (baseUrl ?? PROVIDER_BASE_URLS[providerName]).replace(/\/v1\/?$/, ""),
+      auth: args.mock ? {} : authHeaders(providerName, apiKey),
+    };
+
+    const agent: AgentConfig = {
+      name: spec.name ?? `${spec.framework} / ${model}`,
+      framework: spec.framework,
+      frameworkVersion: isBuiltin(spec.framework) ? "builtin-1" : (program?.version ?? null),
       model,
-      provider: args.provider,
+      provider: providerName,
       tools: [],
-      guidelines: null,
-      limits: { maxSteps: args["max-steps"], wallTimeSeconds: 600, maxOutputBytes: 1_000_000 },
-      options: {},
+      guidelines: spec.guidelines ?? null,
+      limits: { maxSteps: 30, wallTimeSeconds: 600, maxOutputBytes: 1_000_000, ...spec.limits },
+      options: { ...spec.options, ...(spec.command ? { command: spec.command } : {}) },
     };
     const configId = agentConfigId(agent);
 
@@ -173,12 +274,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
             if (!detail) throw new AppError("NOT_FOUND", `instance ${row.id} vanished`);
             await fs.rm(runDir, { recursive: true, force: true });
             const behaviour = chooseBehaviour(detail.instance, args.seed);
-            const record = await runInstance({
+            const common = {
               runId,
               instance: detail.instance,
-              agent,
               runDir,
-              provider,
               scripted: args.mock,
               // Agents see the system but not this project (database, corpus with the answers, secrets).
               hide: [path.resolve(".")],
@@ -186,7 +285,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
               native: args.mock
                 ? new Map([["scripted-behaviour.json", Buffer.from(`${JSON.stringify({ behaviour })}\n`)]])
                 : undefined,
-              materialize: async (dir) => {
+              materialize: async (dir: string) => {
                 await materializeInstance(db, row.id, dir);
                 if (!args.mock) return;
                 const files = new Map<string, string>();
@@ -198,12 +297,35 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
                       () => undefined,
                     );
                 }
-                scripts.set(
-                  keyOf(args.agent, detail.instance.prompt),
-                  scriptedTurns({ instance: detail.instance, files, toolSet: args.agent, behaviour }),
+                const forToolSet = scripts.get(scriptToolSet) ?? new Map<string, ScriptedTurn[]>();
+                scripts.set(scriptToolSet, forToolSet);
+                forToolSet.set(
+                  detail.instance.prompt,
+                  scriptedTurns({
+                    instance: detail.instance,
+                    files,
+                    toolSet: scriptToolSet,
+                    behaviour,
+                    workspaceDir: await fs.realpath(dir),
+                  }),
                 );
               },
-            });
+            };
+            const record =
+              external && program
+                ? await runExternalAgent({
+                    ...common,
+                    agent,
+                    adapter: external,
+                    upstream,
+                    binary: program.binary,
+                    programDirs: program.programDirs,
+                  })
+                : await runInstance({
+                    ...common,
+                    agent: { ...agent, framework: spec.framework as BuiltinFramework },
+                    provider: provider ?? unreachable("a built-in agent without a provider"),
+                  });
             const bundle = bundleFilesOf(record);
             await writeBundleFolder(path.join(runDir, "bundle"), bundle);
             importParsedBundle(db, parseBundle(bundle, `${runDir}/bundle`), { via: "runner" });

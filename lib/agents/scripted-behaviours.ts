@@ -7,7 +7,21 @@ import type { Instance } from "@/lib/benchmark/schema";
 import { pick, seededRandom } from "@/lib/util/random";
 import { seededHash } from "@/lib/benchmark/selection";
 
-export type ToolSet = "file-tools" | "terminal-editor";
+/** The tool interfaces a script can drive: the built-in agents, the three agent CLIs, and a bash-only agent. */
+export const TOOL_SETS = ["file-tools", "terminal-editor", "claude-code", "codex", "gemini-cli", "bash"] as const;
+export type ToolSet = (typeof TOOL_SETS)[number];
+
+/** Which tool interface a request comes from, by the tools it offers. */
+export function toolSetOf(tools: readonly string[]): ToolSet | null {
+  const has = (name: string) => tools.includes(name);
+  if (has("Bash")) return "claude-code";
+  if (has("exec_command")) return "codex";
+  if (has("run_shell_command")) return "gemini-cli";
+  if (has("str_replace_editor")) return "terminal-editor";
+  if (has("run_python")) return "file-tools";
+  if (has("bash")) return "bash";
+  return null;
+}
 
 export const BEHAVIOURS = [
   "clean",
@@ -42,6 +56,8 @@ export interface ScriptInput {
   files: Map<string, string>;
   toolSet: ToolSet;
   behaviour: Behaviour;
+  /** The workspace's absolute path as the agent sees it (Claude Code's file tools take absolute paths). */
+  workspaceDir?: string;
 }
 
 /** Half the instances get a clean run, the rest one misbehavior that fits the subtask (seeded). */
@@ -180,43 +196,82 @@ function misbehave(input: ScriptInput, actions: Action[]): Action[] {
   }
 }
 
-function toolCall(toolSet: ToolSet, action: Action): { name: string; arguments: Record<string, unknown> } {
-  if (toolSet === "file-tools") {
-    switch (action.kind) {
-      case "read":
-        return { name: "read_file", arguments: { path: action.path } };
-      case "write":
-      case "replace":
-        return { name: "write_file", arguments: { path: action.path, content: action.content } };
-      case "delete":
-        return { name: "delete_file", arguments: { path: action.path } };
-      case "run":
-        return {
-          name: "run_python",
-          arguments: {
-            // The command's exit status becomes the Python run's, as an agent checking it would see it.
-            code: `import subprocess, sys\nresult = subprocess.run(${JSON.stringify(action.command)}, shell=True)\nsys.exit(result.returncode)`,
-          },
-        };
-    }
+type Call = { name: string; arguments: Record<string, unknown> };
+
+const heredoc = (path: string, content: string) => `cat > ${path} <<'SCRIPTED_EOF'\n${content}SCRIPTED_EOF`;
+
+/** Every action as a shell command, for agents whose only tool is a shell. */
+function shellCommand(action: Action): string {
+  switch (action.kind) {
+    case "read":
+      return `cat ${action.path}`;
+    case "write":
+    case "replace":
+      return heredoc(action.path, action.content);
+    case "delete":
+      return `rm ${action.path}`;
+    case "run":
+      return action.command;
   }
+}
+
+function fileToolsCall(action: Action): Call {
+  switch (action.kind) {
+    case "read":
+      return { name: "read_file", arguments: { path: action.path } };
+    case "write":
+    case "replace":
+      return { name: "write_file", arguments: { path: action.path, content: action.content } };
+    case "delete":
+      return { name: "delete_file", arguments: { path: action.path } };
+    case "run":
+      return {
+        name: "run_python",
+        arguments: {
+          // The command's exit status becomes the Python run's, as an agent checking it would see it.
+          code: `import subprocess, sys\nresult = subprocess.run(${JSON.stringify(action.command)}, shell=True)\nsys.exit(result.returncode)`,
+        },
+      };
+  }
+}
+
+function terminalEditorCall(action: Action): Call {
   switch (action.kind) {
     case "read":
       return { name: "str_replace_editor", arguments: { command: "view", path: action.path } };
-    case "write":
-      return {
-        name: "bash",
-        arguments: { command: `cat > ${action.path} <<'SCRIPTED_EOF'\n${action.content}SCRIPTED_EOF` },
-      };
     case "replace":
       return {
         name: "str_replace_editor",
         arguments: { command: "str_replace", path: action.path, old_str: action.before, new_str: action.after },
       };
-    case "delete":
-      return { name: "bash", arguments: { command: `rm ${action.path}` } };
-    case "run":
-      return { name: "bash", arguments: { command: action.command } };
+    default:
+      return { name: "bash", arguments: { command: shellCommand(action) } };
+  }
+}
+
+function toolCall(input: ScriptInput, action: Action): Call {
+  switch (input.toolSet) {
+    case "file-tools":
+      return fileToolsCall(action);
+    case "terminal-editor":
+      return terminalEditorCall(action);
+    case "claude-code":
+      // Reads through Read (absolute paths); every change through Bash, since Claude Code's
+      // Edit and Write refuse a file the session has not read (and skip_reading never reads).
+      if (action.kind === "read") {
+        const root = input.workspaceDir ?? ".";
+        return { name: "Read", arguments: { file_path: `${root}/${action.path}` } };
+      }
+      return { name: "Bash", arguments: { command: shellCommand(action), description: `scripted ${action.kind}` } };
+    case "codex":
+      return { name: "exec_command", arguments: { cmd: shellCommand(action) } };
+    case "gemini-cli":
+      if (action.kind === "read") return { name: "read_file", arguments: { file_path: action.path } };
+      if (action.kind === "write" || action.kind === "replace")
+        return { name: "write_file", arguments: { file_path: action.path, content: action.content } };
+      return { name: "run_shell_command", arguments: { command: shellCommand(action) } };
+    case "bash":
+      return { name: "bash", arguments: { command: shellCommand(action) } };
   }
 }
 
@@ -229,7 +284,7 @@ export function scriptedTurns(input: ScriptInput): ScriptedTurn[] {
   return [
     ...plan.map((action, i) => ({
       text: i === 0 ? "I'll start by looking at the relevant files." : "",
-      toolCalls: [toolCall(input.toolSet, action)],
+      toolCalls: [toolCall(input, action)],
     })),
     { text: answer },
   ];

@@ -23,6 +23,11 @@ export interface CaptureOptions {
   refreshPackages?: boolean;
   /** Python whose packages count (default `python3` on PATH). */
   python?: string;
+  /**
+   * Name prefixes, relative to the run's HOME, of the agent program's own state (its settings and
+   * session transcripts, e.g. `.claude` covers ~/.claude/ and ~/.claude.json): not the environment.
+   */
+  agentStateInHome?: string[];
 }
 
 type GitState = NonNullable<EnvironmentSnapshot["git"]>;
@@ -165,7 +170,12 @@ export async function captureEnvironment(options: CaptureOptions): Promise<Envir
     }),
   ]);
   // Files last: the package listing above must not write into HOME unseen by this snapshot.
-  const outsideFiles = await hashFolders([home, path.join(runDir, "tmp"), ...(options.watchDirs ?? [])]).catch(
+  const stateOf = (file: string) => {
+    const rel = path.relative(home, file);
+    return !rel.startsWith("..") && (options.agentStateInHome ?? []).some((prefix) => rel.startsWith(prefix));
+  };
+  const outsideFiles = await hashFolders([home, path.join(runDir, "tmp"), ...(options.watchDirs ?? [])]).then(
+    (files) => files.filter((f) => !stateOf(f.path)),
     () => null,
   );
   const dirs = [...new Set([runDir, workspaceDir, path.resolve(options.runDir), path.resolve(options.workspaceDir)])];

@@ -18,11 +18,15 @@ import {
 
 const SHELL_TOOLS = new Set(["run_shell_command"]);
 
-/** `Exit Code: N` in a shell tool's output (absent when the command succeeded). */
-function shellExitCode(output: string, ok: boolean): number | null {
+/**
+ * `Exit Code: N` in a shell tool's output, as the model saw it (session file; printed only when
+ * not 0, so a successful session record without it means 0). The stream's
+ * `tool_result` says "success" even for a failing command and prints no code: null there, and
+ * `withSessionExitCodes` fills it in from the session file.
+ */
+function shellExitCode(output: string): number | null {
   const match = /Exit Code: (-?\d+)/i.exec(output);
-  if (match) return Number(match[1]);
-  return ok ? 0 : null;
+  return match ? Number(match[1]) : null;
 }
 
 const empty = (): NormalizedTranscript => ({
@@ -81,7 +85,7 @@ export function normalizeGeminiStream(text: string, where: string): NormalizedTr
             kind: "shell",
             callId,
             command: asString(call.parameters.command) ?? "",
-            exitCode: shellExitCode(output, ok),
+            exitCode: shellExitCode(output),
             timedOut: false,
             output,
             timestamp,
@@ -174,7 +178,7 @@ export function normalizeGeminiSession(text: string, where: string): NormalizedT
           kind: "shell",
           callId,
           command: asString(args.command) ?? "",
-          exitCode: shellExitCode(output, ok),
+          exitCode: shellExitCode(output) ?? (ok ? 0 : null),
           timedOut: false,
           output,
           timestamp: callTime,
@@ -183,4 +187,21 @@ export function normalizeGeminiSession(text: string, where: string): NormalizedT
     }
   }
   return result;
+}
+
+/** The stream's shell steps with the exit codes the session file recorded for the same calls. */
+export function withSessionExitCodes(
+  stream: NormalizedTranscript,
+  session: NormalizedTranscript,
+): NormalizedTranscript {
+  const codes = new Map<string, number | null>();
+  for (const step of session.steps) if (step.kind === "shell" && step.callId) codes.set(step.callId, step.exitCode);
+  return {
+    ...stream,
+    steps: stream.steps.map((step) =>
+      step.kind === "shell" && step.exitCode === null && step.callId && codes.get(step.callId) != null
+        ? { ...step, exitCode: codes.get(step.callId) ?? null }
+        : step,
+    ),
+  };
 }

@@ -4,7 +4,7 @@ import { TrajectoryStepSchema } from "@/lib/bundle/schema";
 import { stepActions } from "@/lib/evaluation/actions";
 import { normalizeClaudeCode } from "./claude-code";
 import { normalizeCodexExec, normalizeCodexRollout } from "./codex";
-import { normalizeGeminiSession, normalizeGeminiStream } from "./gemini-cli";
+import { normalizeGeminiSession, normalizeGeminiStream, withSessionExitCodes } from "./gemini-cli";
 import type { NormalizedTranscript } from "./types";
 
 const FIXTURES = "../shared/fixtures/trajectories";
@@ -119,11 +119,14 @@ describe("Gemini CLI transcripts", () => {
     const result = normalizeGeminiStream(read("gemini-cli/generated_stream.jsonl"), "stream");
     expectValidSteps(result);
     expect(kinds(result)).toEqual(["message", "message", "tool_call", "observation", "tool_call", "shell", "message"]);
+    // The stream prints no exit codes; the session file has them (what the model saw).
     expect(result.steps[5]).toMatchObject({
       command: "cat hello.txt && ls",
-      exitCode: 0,
+      exitCode: null,
       output: "hello from mock\nhello.txt",
     });
+    const session = normalizeGeminiSession(read("gemini-cli/generated_session.jsonl"), "session");
+    expect(withSessionExitCodes(result, session).steps[5]).toMatchObject({ exitCode: 0 });
     expect(writes(result)).toEqual(["hello.txt"]);
     expect(result.finalAnswer).toBe("Done: created hello.txt and printed it.");
     expect(result.usage).toMatchObject({ inputTokens: 450, outputTokens: 50 });

@@ -1,0 +1,68 @@
+/** Where an agent CLI's program is: the project's node_modules/.bin (optional dependencies), or a configured path. */
+import fs from "node:fs/promises";
+import path from "node:path";
+import { AppError } from "@/lib/errors/app-error";
+import type { ExternalAgentAdapter } from "./types";
+
+export interface AgentProgram {
+  binary: string;
+  /** The npm package's version, or null for a configured binary or a command. */
+  version: string | null;
+  /** Folders the program needs read-only inside the sandbox. */
+  programDirs: string[];
+}
+
+export async function resolveAgentProgram(
+  projectRoot: string,
+  adapter: ExternalAgentAdapter,
+  configuredBinary?: string,
+): Promise<AgentProgram> {
+  const nodeModules = path.join(projectRoot, "node_modules");
+  if (adapter.framework === "command") return { binary: "bash", version: null, programDirs: [] };
+  if (configuredBinary) {
+    const binary = path.resolve(configuredBinary);
+    try {
+      await fs.access(binary, fs.constants.X_OK);
+    } catch {
+      throw new AppError("NOT_FOUND", `agent binary ${binary} is missing or not executable`);
+    }
+    return { binary, version: null, programDirs: [path.dirname(await fs.realpath(binary))] };
+  }
+  const binary = path.join(nodeModules, ".bin", adapter.binName ?? "");
+  let version: string | null = null;
+  try {
+    await fs.access(binary, fs.constants.X_OK);
+    const pkg = JSON.parse(
+      await fs.readFile(path.join(nodeModules, adapter.npmPackage ?? "", "package.json"), "utf8"),
+    ) as {
+      version?: string;
+    };
+    version = pkg.version ?? null;
+  } catch {
+    throw new AppError(
+      "NOT_FOUND",
+      `${adapter.framework} is not installed: ${binary} is missing (it is an optional dependency, ${adapter.npmPackage}; run npm install, or set "binary" in the agent file)`,
+    );
+  }
+  // The whole node_modules: npm CLIs load their dependencies from it (the rest of the project stays hidden).
+  return { binary, version, programDirs: [nodeModules] };
+}
+
+/** The provider's public API, for runs against the real service. */
+export const PROVIDER_BASE_URLS = {
+  gemini: "https://generativelanguage.googleapis.com",
+  openai: "https://api.openai.com",
+  anthropic: "https://api.anthropic.com",
+} as const;
+
+/** The headers that carry a real key, per provider (the gateway adds them). */
+export function authHeaders(provider: keyof typeof PROVIDER_BASE_URLS, apiKey: string): Record<string, string> {
+  switch (provider) {
+    case "gemini":
+      return { "x-goog-api-key": apiKey };
+    case "openai":
+      return { authorization: `Bearer ${apiKey}` };
+    case "anthropic":
+      return { "x-api-key": apiKey };
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * One agent run on one instance, recorded whole, whatever the agent: materialize the workspace in
+ * the run's own folder, snapshot files and environment, let the agent act through the sandbox,
+ * snapshot again, kill what is left, and return the run as a bundle-ready record. A run that fails
+ * at any point still comes back as a complete record marked failed, with its reason.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Instance } from "@/lib/benchmark/schema";
+import type { AgentConfig, EnvironmentSnapshot, RunManifest, TrajectoryStep } from "@/lib/bundle/schema";
+import type { RunRecord, WorkspaceFiles } from "@/lib/bundle/write";
+import { AppError } from "@/lib/errors/app-error";
+import { captureEnvironment } from "./environment";
+import { createSandbox, type ProcessSandbox, type SandboxOptions } from "./sandbox";
+import { scanWorkspace } from "./workspace";
+
+export const DEFAULT_LIMITS = { maxSteps: 30, wallTimeSeconds: 600, maxOutputBytes: 1_000_000 };
+export type RunLimits = typeof DEFAULT_LIMITS & { memoryBytes?: number };
+
+/** What an agent did, as the recorder needs it. */
+export interface AgentOutcome {
+  steps: TrajectoryStep[];
+  exitReason: RunManifest["exitReason"];
+  error: string | null;
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+  /** Kept verbatim under native/ (transcripts, logs). */
+  native?: Map<string, Buffer>;
+}
+
+export interface AgentContext {
+  sandbox: ProcessSandbox;
+  workspaceDir: string;
+  limits: RunLimits;
+  signal?: AbortSignal;
+}
+
+export interface RecordRunOptions {
+  runId: string;
+  instance: Instance;
+  agent: AgentConfig;
+  /** The run's own folder: `workspace/`, `home/`, `tmp/` go inside. */
+  runDir: string;
+  /** Writes the instance's workspace (snapshot + setup) into an empty folder. */
+  materialize(dir: string): Promise<void>;
+  scripted: boolean;
+  signal?: AbortSignal;
+  /** Folders commands must not see (the project: its database, the benchmark's source and answers). */
+  hide?: string[];
+  /** More sandbox settings for this agent (read-only binds of its program, its gateway socket). */
+  sandbox?: Pick<SandboxOptions, "readOnlyBinds" | "binds" | "env">;
+  /** The agent program's own state under HOME, left out of the environment snapshots (CaptureOptions). */
+  agentStateInHome?: string[];
+  /** Refuse to run when bubblewrap is not available (default true). */
+  requireIsolation?: boolean;
+  /** Extra files kept verbatim under native/ (e.g. the scripted behaviour). */
+  native?: Map<string, Buffer>;
+  /** Runs the agent; may throw (the run is then recorded as failed with the message). */
+  act(context: AgentContext): Promise<AgentOutcome>;
+}
+
+const failedOutcome = (error: string): AgentOutcome => ({
+  steps: [],
+  exitReason: "error",
+  error,
+  modelCalls: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  costUsd: null,
+});
+
+export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
+  const { instance, agent } = options;
+  const limits: RunLimits = { ...DEFAULT_LIMITS, ...agent.limits };
+  const workspaceDir = path.join(options.runDir, "workspace");
+  await fs.mkdir(workspaceDir, { recursive: true });
+  await options.materialize(workspaceDir);
+  const startedAt = new Date();
+  const before: WorkspaceFiles = await scanWorkspace(workspaceDir);
+  const environmentBefore: EnvironmentSnapshot = await captureEnvironment({
+    workspaceDir,
+    runDir: options.runDir,
+    agentStateInHome: options.agentStateInHome,
+  });
+
+  const sandbox = await createSandbox({
+    workspaceDir,
+    runDir: options.runDir,
+    allowNetwork: false,
+    hide: options.hide,
+    ...options.sandbox,
+  });
+  if (!sandbox.isolated && options.requireIsolation !== false) {
+    throw new AppError(
+      "UNAVAILABLE",
+      `no isolation for agent commands (${sandbox.description}); install bubblewrap or pass --allow-unsandboxed`,
+    );
+  }
+  let outcome: AgentOutcome;
+  try {
+    outcome = await options.act({ sandbox, workspaceDir: sandbox.workspaceDir, limits, signal: options.signal });
+  } catch (error) {
+    outcome = failedOutcome(error instanceof Error ? error.message : String(error));
+  }
+  // The after-snapshot sees processes the agent left behind; then they are killed.
+  const environmentAfter = await captureEnvironment({
+    workspaceDir,
+    runDir: options.runDir,
+    agentStateInHome: options.agentStateInHome,
+    processGroups: sandbox.processGroups(),
+    // No forced re-read of package lists: their cache is keyed by the install folders' state,
+    // so an install or removal during the run is seen anyway (lib/runner/packages.ts).
+  });
+  await sandbox.killAll();
+  const after = await scanWorkspace(workspaceDir);
+  const finishedAt = new Date();
+
+  const manifest: RunManifest = {
+    format: "misbehavior-studio/run-bundle",
+    version: 1,
+    runId: options.runId,
+    benchmark: instance.benchmark,
+    instanceId: instance.id,
+    agent,
+    scripted: options.scripted,
+    status: outcome.exitReason === "finished" ? "completed" : "failed",
+    exitReason: outcome.exitReason,
+    error: outcome.error,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    usage: {
+      modelCalls: outcome.modelCalls,
+      inputTokens: outcome.inputTokens,
+      outputTokens: outcome.outputTokens,
+      costUsd: options.scripted ? 0 : outcome.costUsd,
+    },
+    taskCompleted: null,
+    producer: { name: "misbehavior-studio runner", version: "1" },
+  };
+  const native = new Map([...(options.native ?? []), ...(outcome.native ?? [])]);
+  native.set(
+    "sandbox.json",
+    Buffer.from(`${JSON.stringify({ isolated: sandbox.isolated, description: sandbox.description }, null, 1)}\n`),
+  );
+  return { manifest, steps: outcome.steps, before, after, environmentBefore, environmentAfter, instance, native };
+}

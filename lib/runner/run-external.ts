@@ -1,0 +1,217 @@
+/**
+ * An external agent program (Claude Code, Codex CLI, Gemini CLI, or a contract command) on one
+ * instance. The program runs inside the sandbox with no network; its only way out is the model
+ * gateway (model-gateway.ts), reached through a forwarder on the sandbox's own loopback. HOME is
+ * the run's home/, so the agent's configuration and session files stay in the run folder and are
+ * kept under native/. Its stdout transcript is normalized into our trajectory.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { ExternalAgentAdapter } from "@/lib/agents/external";
+import type { AgentConfig, RunManifest } from "@/lib/bundle/schema";
+import type { RunRecord } from "@/lib/bundle/write";
+import type { NormalizedTranscript } from "@/lib/transcripts/types";
+import { FORWARDER_SOURCE, startModelGateway, type ModelGateway } from "./model-gateway";
+import { recordRun, type AgentOutcome, type RecordRunOptions } from "./record-run";
+import { quote as quoteArgv } from "shell-quote";
+
+/** Where the gateway's socket folder appears inside the sandbox (on its private /tmp). */
+const SOCKET_MOUNT = "/tmp/.studio-gateway";
+/** The forwarder's port on the sandbox's own loopback (its network namespace has nothing else). */
+const FORWARD_PORT = 18431;
+/** The agent's stdout transcript is capped here; past it the run stops with output_limit. */
+export const TRANSCRIPT_MAX_BYTES = 64 * 1024 * 1024;
+/** Resident-memory cap of the agent and everything it starts, unless the configuration sets one. */
+export const DEFAULT_AGENT_MEMORY_BYTES = 4 * 1024 * 1024 * 1024;
+/** The key the agent sees; the gateway swaps in the real one. */
+const PLACEHOLDER_KEY = "studio-gateway-placeholder-key";
+
+export interface ModelUpstream {
+  /** Base URL the gateway forwards to (a provider's API, or the local mock server). */
+  baseUrl: string;
+  /** The real credentials, as headers (e.g. `x-api-key`); never shown to the agent. */
+  auth: Record<string, string>;
+}
+
+export interface RunExternalOptions extends Omit<RecordRunOptions, "act" | "sandbox"> {
+  agent: AgentConfig;
+  adapter: ExternalAgentAdapter;
+  upstream: ModelUpstream;
+  /** The agent's program (absolute path). */
+  binary: string;
+  /** Folders the program needs read-only inside the sandbox (the project's node_modules for npm CLIs). */
+  programDirs: string[];
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await fs.readFile(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function exitReasonOf(
+  result: { exitCode: number | null; timedOut: boolean; outputTruncated: boolean; memoryExceeded: boolean },
+  gateway: ModelGateway,
+  cancelled: boolean,
+): RunManifest["exitReason"] | null {
+  if (cancelled) return "cancelled";
+  if (gateway.limitReached()) return "step_limit";
+  if (result.memoryExceeded) return "memory_limit";
+  if (result.timedOut) return "timeout";
+  if (result.outputTruncated) return "output_limit";
+  return null;
+}
+
+export async function runExternalAgent(options: RunExternalOptions): Promise<RunRecord> {
+  const { adapter, agent, instance } = options;
+  // A short host path: Unix socket paths are limited to 108 bytes.
+  const socketDir = await fs.mkdtemp(path.join(os.tmpdir(), "studio-gw-"));
+  try {
+    return await recordRun({
+      ...options,
+      // The runner's own files in HOME (.studio: forwarder, stderr, outputs) and the program's state.
+      agentStateInHome: [".studio", ...adapter.stateInHome],
+      sandbox: {
+        readOnlyBinds: options.programDirs,
+        binds: [{ source: socketDir, target: SOCKET_MOUNT }],
+      },
+      async act({ sandbox, workspaceDir, limits, signal }): Promise<AgentOutcome> {
+        let stopReason: "step_limit" | null = null;
+        const gateway = await startModelGateway({
+          upstream: options.upstream.baseUrl,
+          auth: options.upstream.auth,
+          socketPath: path.join(socketDir, "gateway.sock"),
+          maxModelCalls: limits.maxSteps,
+          onLimit: () => {
+            stopReason = "step_limit";
+            void sandbox.killAll();
+          },
+        });
+        const onAbort = () => void sandbox.killAll();
+        signal?.addEventListener("abort", onAbort);
+        try {
+          const studioDir = path.join(sandbox.homeDir, ".studio");
+          const outputDir = path.join(studioDir, "output");
+          await fs.mkdir(outputDir, { recursive: true });
+          await fs.writeFile(path.join(studioDir, "forwarder.cjs"), FORWARDER_SOURCE);
+          const baseUrl = sandbox.isolated ? `http://127.0.0.1:${FORWARD_PORT}` : gateway.loopbackUrl;
+          const launch = await adapter.prepare({
+            homeDir: sandbox.homeDir,
+            workspaceDir,
+            baseUrl,
+            apiKey: PLACEHOLDER_KEY,
+            model: agent.model,
+            task: instance.prompt,
+            maxSteps: limits.maxSteps,
+            guidelines: agent.guidelines,
+            binary: options.binary,
+            command: typeof agent.options.command === "string" ? agent.options.command : undefined,
+            outputDir,
+          });
+          const stderrFile = path.join(studioDir, "stderr.log");
+          const ready = path.join(studioDir, "gateway-ready");
+          const script = [
+            ...(sandbox.isolated
+              ? [
+                  `node ${quoteArgv([path.join(studioDir, "forwarder.cjs"), String(FORWARD_PORT), `${SOCKET_MOUNT}/gateway.sock`, ready])} >/dev/null 2>&1 &`,
+                  `i=0; while [ ! -e ${quoteArgv([ready])} ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i+1)); done`,
+                ]
+              : []),
+            `exec ${quoteArgv(launch.argv)} 2>${quoteArgv([stderrFile])}`,
+          ].join("\n");
+          const result = await sandbox.run(
+            script,
+            {
+              timeoutMs: limits.wallTimeSeconds * 1000,
+              maxOutputBytes: TRANSCRIPT_MAX_BYTES,
+              maxRssBytes: limits.memoryBytes ?? DEFAULT_AGENT_MEMORY_BYTES,
+            },
+            launch.env,
+          );
+          const stderr = await readText(stderrFile);
+          const native = new Map<string, Buffer>([
+            ["stdout.jsonl", Buffer.from(result.output)],
+            ["stderr.log", Buffer.from(stderr)],
+            ["gateway-calls.json", Buffer.from(`${JSON.stringify(gateway.calls, null, 1)}\n`)],
+          ]);
+          for (const rel of await adapter.sessionFiles(sandbox.homeDir)) {
+            native.set(`home/${rel}`, await fs.readFile(path.join(sandbox.homeDir, rel)));
+          }
+          for (const name of await fs.readdir(outputDir)) {
+            const file = path.join(outputDir, name);
+            if ((await fs.lstat(file)).isFile()) native.set(`output/${name}`, await fs.readFile(file));
+          }
+
+          let transcript: NormalizedTranscript | null = null;
+          let transcriptError: string | null = null;
+          try {
+            transcript = await adapter.normalize({
+              stdout: result.output,
+              task: instance.prompt,
+              homeDir: sandbox.homeDir,
+              outputDir,
+            });
+          } catch (error) {
+            transcriptError = error instanceof Error ? error.message : String(error);
+          }
+          const limitReason = exitReasonOf(result, gateway, signal?.aborted === true) ?? stopReason;
+          const stderrTail = stderr.trim().split("\n").slice(-5).join("\n");
+          let exitReason: RunManifest["exitReason"] = limitReason ?? "finished";
+          let error: string | null = null;
+          if (limitReason) error = limitMessage(limitReason, limits, result.peakRssBytes);
+          else if (result.exitCode !== 0) {
+            exitReason = "error";
+            error = `${adapter.framework} exited with status ${String(result.exitCode)}${stderrTail ? `: ${stderrTail}` : ""}`;
+          } else if (transcriptError) {
+            exitReason = "error";
+            error = `cannot read the ${adapter.framework} transcript: ${transcriptError}`;
+          } else if (transcript?.error) {
+            exitReason = "error";
+            error = transcript.error;
+          }
+          const steps = transcript?.steps ?? [];
+          return {
+            steps,
+            exitReason,
+            error,
+            // The gateway saw every model call; the transcript's own count is a fallback.
+            modelCalls: gateway.modelCalls() || (transcript?.usage.modelCalls ?? 0),
+            inputTokens: transcript?.usage.inputTokens ?? 0,
+            outputTokens: transcript?.usage.outputTokens ?? 0,
+            costUsd: transcript?.usage.costUsd ?? null,
+            native,
+          };
+        } finally {
+          signal?.removeEventListener("abort", onAbort);
+          await gateway.close();
+        }
+      },
+    });
+  } finally {
+    await fs.rm(socketDir, { recursive: true, force: true });
+  }
+}
+
+function limitMessage(
+  reason: RunManifest["exitReason"],
+  limits: { maxSteps: number; wallTimeSeconds: number },
+  peakRss: number | null,
+): string {
+  switch (reason) {
+    case "step_limit":
+      return `stopped at the limit of ${limits.maxSteps} model calls`;
+    case "timeout":
+      return `stopped at the wall-time limit of ${limits.wallTimeSeconds} s`;
+    case "memory_limit":
+      return `stopped at the memory limit (peak resident memory ${peakRss === null ? "?" : Math.round(peakRss / 1048576)} MiB)`;
+    case "output_limit":
+      return `stopped: the transcript passed ${TRANSCRIPT_MAX_BYTES} bytes`;
+    case "cancelled":
+      return "cancelled";
+    default:
+      return reason;
+  }
+}
