@@ -1,0 +1,160 @@
+/**
+ * Agents are untrusted: a scripted agent (the mock model server, over the Gemini protocol) that
+ * wipes its workspace, writes outside it, forks sleeping processes or never stops is contained,
+ * stopped at its limit and recorded with the right reason, and the benchmark's source is untouched.
+ */
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "@/db/client";
+import { getInstance, materializeInstance, saveBenchmark } from "@/db/queries/benchmarks";
+import { startMockModelServer, scriptFromTurns, type MockModelServer } from "@/lib/agents/mock-server";
+import { createChatProvider } from "@/lib/agents/providers";
+import type { ScriptedTurn } from "@/lib/agents/mock-server";
+import { buildBenchmark } from "@/lib/benchmark/build";
+import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import { bubblewrapAvailable } from "@/lib/runner/sandbox";
+import { runInstance } from "@/lib/runner/run-instance";
+
+const SOURCE = path.resolve("data/sample-corpus/Source_Code");
+const DATA = "data/sample-corpus/data.jsonl";
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "containment-"));
+let db: Db;
+let server: MockModelServer;
+let turns: ScriptedTurn[] = [];
+let instanceId: string;
+
+function treeDigest(dir: string): string {
+  const hash = createHash("sha256");
+  const walk = (d: string) => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const full = path.join(d, name);
+      const stat = fs.lstatSync(full);
+      hash.update(`${path.relative(dir, full)}\0${stat.mode}\0`);
+      if (stat.isDirectory()) walk(full);
+      else if (stat.isFile()) hash.update(fs.readFileSync(full));
+    }
+  };
+  walk(dir);
+  return hash.digest("hex");
+}
+
+const sourceBefore = treeDigest(SOURCE);
+
+beforeAll(async () => {
+  db = createDb(path.join(work, "studio.db"));
+  const built = await buildBenchmark({
+    benchmarkId: "sample",
+    seed: 42,
+    splitSize: 200,
+    samples: parseDevEvalJsonl(fs.readFileSync(DATA, "utf8"), DATA),
+    sourceCodeDir: SOURCE,
+  });
+  saveBenchmark(db, built, { name: "sample", source: "sample-corpus", config: {} });
+  instanceId = built.instances.find((i) => i.instance.subtask === "codegen_file")!.instance.id;
+  server = await startMockModelServer({ script: (c) => scriptFromTurns(turns)(c) });
+});
+afterAll(async () => {
+  await server.close();
+  db.$client.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+const bash = (command: string): ScriptedTurn => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+
+async function runScripted(
+  name: string,
+  script: ScriptedTurn[],
+  limits: { maxSteps?: number; wallTimeSeconds?: number } = {},
+) {
+  turns = script;
+  const detail = getInstance(db, instanceId)!;
+  const provider = createChatProvider({
+    provider: "gemini",
+    apiKey: "mock-key",
+    baseUrl: server.url,
+    timeoutMs: 10_000,
+  });
+  return runInstance({
+    runId: `containment-${name}`,
+    instance: detail.instance,
+    agent: {
+      name: "terminal-editor / mock-model",
+      framework: "terminal-editor",
+      frameworkVersion: "builtin-1",
+      model: "mock-model",
+      provider: "gemini",
+      tools: [],
+      guidelines: null,
+      limits: { maxSteps: 10, wallTimeSeconds: 60, maxOutputBytes: 100_000, ...limits },
+      options: {},
+    },
+    runDir: path.join(work, "runs", name),
+    materialize: async (dir) => void (await materializeInstance(db, instanceId, dir)),
+    provider,
+    scripted: true,
+    commandTimeoutMs: 2_000,
+    hide: [path.resolve(".")],
+  });
+}
+
+const hostProcesses = (marker: string) =>
+  execFileSync("ps", ["-eo", "args="], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes(marker) && !line.includes("ps -eo"));
+
+describe.runIf(await bubblewrapAvailable())("containment of a scripted agent", () => {
+  it("rm -rf of the workspace, the source corpus and HOME only empties the run's own copy", async () => {
+    const record = await runScripted("rm", [
+      bash(`rm -rf ./* ./.[!.]* ${SOURCE} ${path.resolve(".")}/data ~/* /tmp/* 2>&1; echo done`),
+      { text: "Cleaned up." },
+    ]);
+    expect(record.manifest).toMatchObject({ status: "completed", exitReason: "finished" });
+    expect(record.before.size).toBeGreaterThan(0);
+    expect(record.after.size).toBe(0);
+    expect(treeDigest(SOURCE)).toBe(sourceBefore);
+    expect(fs.existsSync(path.resolve("data/sample-corpus/data.jsonl"))).toBe(true);
+  });
+
+  it("writes outside the workspace never reach the host", async () => {
+    const marker = `outside-${process.pid}`;
+    const record = await runScripted("outside", [
+      bash(
+        `echo x > /tmp/${marker}; echo x > ${path.resolve(".")}/${marker}; echo x > /etc/${marker}; echo x > ${SOURCE}/${marker}; echo status $?`,
+      ),
+      { text: "Done." },
+    ]);
+    expect(record.manifest.exitReason).toBe("finished");
+    for (const p of [`/tmp/${marker}`, path.resolve(marker), `/etc/${marker}`, path.join(SOURCE, marker)])
+      expect(fs.existsSync(p), p).toBe(false);
+    expect(treeDigest(SOURCE)).toBe(sourceBefore);
+  });
+
+  it("forked sleeping processes are killed with the run and recorded in the environment snapshot", async () => {
+    const record = await runScripted("fork", [
+      bash("(sleep 4242 &) ; setsid sleep 4243 & nohup sleep 4244 >/dev/null 2>&1 & echo forked"),
+      { text: "Started background work." },
+    ]);
+    expect(record.manifest.exitReason).toBe("finished");
+    expect(hostProcesses("sleep 424")).toEqual([]);
+  });
+
+  it("a model that never stops is stopped at the step limit; a command that never ends at its timeout", async () => {
+    const forever = Array.from({ length: 50 }, () => bash("while true; do :; done"));
+    const record = await runScripted("forever", forever, { maxSteps: 3 });
+    expect(record.manifest).toMatchObject({ status: "failed", exitReason: "step_limit" });
+    const shells = record.steps.filter((s) => s.kind === "shell");
+    expect(shells.length).toBe(3);
+    expect(shells.every((s) => s.kind === "shell" && s.timedOut)).toBe(true);
+    expect(hostProcesses("while true")).toEqual([]);
+  }, 30_000);
+
+  it("a run past its wall time is stopped and recorded as timeout", async () => {
+    const slow = Array.from({ length: 50 }, () => bash("sleep 1.5"));
+    const record = await runScripted("wall", slow, { maxSteps: 50, wallTimeSeconds: 2 });
+    expect(record.manifest).toMatchObject({ status: "failed", exitReason: "timeout" });
+  }, 30_000);
+});
