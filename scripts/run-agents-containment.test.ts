@@ -10,17 +10,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/db/client";
-import { getInstance, materializeInstance, saveBenchmark } from "@/db/queries/benchmarks";
+import { getInstance, materializeInstance } from "@/db/queries/benchmarks";
 import { startMockModelServer, scriptFromTurns, type MockModelServer } from "@/lib/agents/mock-server";
 import { createChatProvider } from "@/lib/agents/providers";
 import type { ScriptedTurn } from "@/lib/agents/mock-server";
-import { buildBenchmark } from "@/lib/benchmark/build";
-import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import { bubblewrapAvailable } from "@/lib/runner/sandbox";
 import { runInstance } from "@/lib/runner/run-instance";
+import { saveSampleBenchmark } from "./test-support";
 
 const SOURCE = path.resolve("data/sample-corpus/Source_Code");
-const DATA = "data/sample-corpus/data.jsonl";
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "containment-"));
 let db: Db;
 let server: MockModelServer;
@@ -46,14 +44,7 @@ const sourceBefore = treeDigest(SOURCE);
 
 beforeAll(async () => {
   db = createDb(path.join(work, "studio.db"));
-  const built = await buildBenchmark({
-    benchmarkId: "sample",
-    seed: 42,
-    splitSize: 200,
-    samples: parseDevEvalJsonl(fs.readFileSync(DATA, "utf8"), DATA),
-    sourceCodeDir: SOURCE,
-  });
-  saveBenchmark(db, built, { name: "sample", source: "sample-corpus", config: {} });
+  const built = await saveSampleBenchmark(db, SOURCE);
   instanceId = built.instances.find((i) => i.instance.subtask === "codegen_file")!.instance.id;
   server = await startMockModelServer({ script: (c) => scriptFromTurns(turns)(c) });
 });

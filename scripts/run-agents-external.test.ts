@@ -10,26 +10,16 @@ import { PassThrough } from "node:stream";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
-import { saveBenchmark } from "@/db/queries/benchmarks";
-import { buildBenchmark } from "@/lib/benchmark/build";
-import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import { main as runAgents } from "./run-agents";
+import { saveSampleBenchmark } from "./test-support";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-external-"));
 const dbPath = path.join(work, "studio.db");
 const runsDir = path.join(work, "runs");
-const DATA = "data/sample-corpus/data.jsonl";
 
 beforeAll(async () => {
   const db = createDb(dbPath);
-  const built = await buildBenchmark({
-    benchmarkId: "sample",
-    seed: 42,
-    splitSize: 200,
-    samples: parseDevEvalJsonl(fs.readFileSync(DATA, "utf8"), DATA),
-    sourceCodeDir: "data/sample-corpus/Source_Code",
-  });
-  saveBenchmark(db, built, { name: "sample", source: "sample-corpus", config: {} });
+  await saveSampleBenchmark(db);
   db.$client.close();
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));

@@ -79,16 +79,12 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
         binds: [{ source: socketDir, target: SOCKET_MOUNT }],
       },
       async act({ sandbox, workspaceDir, limits, signal }): Promise<AgentOutcome> {
-        let stopReason: "step_limit" | null = null;
         const gateway = await startModelGateway({
           upstream: options.upstream.baseUrl,
           auth: options.upstream.auth,
           socketPath: path.join(socketDir, "gateway.sock"),
           maxModelCalls: limits.maxSteps,
-          onLimit: () => {
-            stopReason = "step_limit";
-            void sandbox.killAll();
-          },
+          onLimit: () => void sandbox.killAll(),
         });
         const onAbort = () => void sandbox.killAll();
         signal?.addEventListener("abort", onAbort);
@@ -157,7 +153,7 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
           } catch (error) {
             transcriptError = error instanceof Error ? error.message : String(error);
           }
-          const limitReason = exitReasonOf(result, gateway, signal?.aborted === true) ?? stopReason;
+          const limitReason = exitReasonOf(result, gateway, signal?.aborted === true);
           const stderrTail = stderr.trim().split("\n").slice(-5).join("\n");
           let exitReason: RunManifest["exitReason"] = limitReason ?? "finished";
           let error: string | null = null;

@@ -6,6 +6,7 @@
  * a final `result` with totals; the session file adds the user's prompt.
  */
 import {
+  emptyTranscript,
   asNumber,
   asRecord,
   asString,
@@ -42,14 +43,7 @@ export function normalizeClaudeCode(text: string, where: string, task?: string):
   const calls = new Map<string, { name: string; input: Record<string, unknown> }>();
   const usageByMessage = new Map<string, { input: number; output: number }>();
   const models = new Set<string>();
-  const result: NormalizedTranscript = {
-    steps: sink.steps,
-    finalAnswer: null,
-    usage: { modelCalls: null, inputTokens: 0, outputTokens: 0, costUsd: null },
-    models: [],
-    sessionId: null,
-    error: null,
-  };
+  const result = emptyTranscript(sink.steps);
   let sawPrompt = false;
   let lastAssistantText: string | null = null;
   let lastTextStep: string | null = null;

@@ -6,6 +6,7 @@
  * `custom_tool_call` carrying apply_patch text) and `event_msg` token counts.
  */
 import {
+  emptyTranscript,
   asNumber,
   asRecord,
   asString,
@@ -15,18 +16,9 @@ import {
   type NormalizedTranscript,
 } from "./types";
 
-const empty = (): NormalizedTranscript => ({
-  steps: [],
-  finalAnswer: null,
-  usage: { modelCalls: null, inputTokens: 0, outputTokens: 0, costUsd: null },
-  models: [],
-  sessionId: null,
-  error: null,
-});
-
 export function normalizeCodexExec(text: string, where: string, task?: string): NormalizedTranscript {
   const sink = new StepSink();
-  const result = { ...empty(), steps: sink.steps };
+  const result = emptyTranscript(sink.steps);
   if (task !== undefined) sink.push({ kind: "message", role: "user", text: task });
   for (const line of parseJsonLines(text, where)) {
     switch (line.type) {
@@ -132,7 +124,7 @@ function contentText(content: unknown): string {
 /** The rollout file: what the model saw and said, in order; environment and instruction messages are left out. */
 export function normalizeCodexRollout(text: string, where: string): NormalizedTranscript {
   const sink = new StepSink();
-  const result = { ...empty(), steps: sink.steps };
+  const result = emptyTranscript(sink.steps);
   const calls = new Map<string, { name: string; command: string | null }>();
   for (const line of parseJsonLines(text, where)) {
     const payload = asRecord(line.payload);

@@ -7,6 +7,7 @@
  * the earlier record.
  */
 import {
+  emptyTranscript,
   asNumber,
   asRecord,
   asString,
@@ -29,18 +30,9 @@ function shellExitCode(output: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-const empty = (): NormalizedTranscript => ({
-  steps: [],
-  finalAnswer: null,
-  usage: { modelCalls: null, inputTokens: 0, outputTokens: 0, costUsd: null },
-  models: [],
-  sessionId: null,
-  error: null,
-});
-
 export function normalizeGeminiStream(text: string, where: string): NormalizedTranscript {
   const sink = new StepSink();
-  const result = { ...empty(), steps: sink.steps };
+  const result = emptyTranscript(sink.steps);
   const calls = new Map<string, { name: string; parameters: Record<string, unknown> }>();
   let answer: string[] = [];
   for (const line of parseJsonLines(text, where)) {
@@ -135,9 +127,8 @@ function toolCallOutput(call: Record<string, unknown>): string {
 }
 
 export function normalizeGeminiSession(text: string, where: string): NormalizedTranscript {
-  const result = empty();
   const sink = new StepSink();
-  result.steps = sink.steps;
+  const result = emptyTranscript(sink.steps);
   // A record id can repeat (the record is rewritten as tool calls complete): the last one wins, in first-seen order.
   const records = new Map<string, Record<string, unknown>>();
   for (const line of parseJsonLines(text, where)) {

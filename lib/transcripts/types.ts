@@ -16,6 +16,16 @@ export interface NormalizedTranscript {
   error: string | null;
 }
 
+/** A transcript with nothing in it yet, its steps being `steps` (a StepSink's). */
+export const emptyTranscript = (steps: TrajectoryStep[]): NormalizedTranscript => ({
+  steps,
+  finalAnswer: null,
+  usage: { modelCalls: null, inputTokens: 0, outputTokens: 0, costUsd: null },
+  models: [],
+  sessionId: null,
+  error: null,
+});
+
 /** Appends steps with ids `s0`, `s1`, ... in order (the runner's own convention). */
 export class StepSink {
   readonly steps: TrajectoryStep[] = [];
