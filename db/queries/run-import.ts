@@ -12,6 +12,7 @@ import type { AgentConfig, BundleVerdict, TrajectoryStep } from "@/lib/bundle/sc
 import { AppError } from "@/lib/errors/app-error";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import type { Db } from "../client";
+import { indexRunText } from "./run-search";
 import { ensureJudge } from "./evaluation";
 import * as t from "../schema";
 
@@ -47,6 +48,7 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
         `${bundle.label}: run "${runId}" was already imported from a different bundle; pass --replace to overwrite it`,
       );
     }
+    let caseStudy: typeof t.caseStudies.$inferSelect | undefined;
     if (existing) {
       const inAgreementSet = tx
         .select({ setId: t.agreementItems.setId })
@@ -59,6 +61,7 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
           `${bundle.label}: run "${runId}" is in an agreement set; replacing it would detach its human labels`,
         );
       }
+      caseStudy = tx.select().from(t.caseStudies).where(eq(t.caseStudies.runId, runId)).get();
       // Cascades to the run's steps, changes, snapshots, artifacts and verdicts: all were about the old bundle.
       tx.delete(t.runs).where(eq(t.runs.id, runId)).run();
     }
@@ -147,6 +150,9 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
     for (const m of bundle.members) hot.insertArtifact.run(runId, m.path, m.kind, m.sha256, m.size);
 
     for (const verdict of bundle.verdicts) insertVerdict(tx, runId, verdict);
+    indexRunText(tx, runId);
+    // A case study is a person's note about the run, not part of the bundle: it survives a replace.
+    if (caseStudy) tx.insert(t.caseStudies).values(caseStudy).run();
 
     return { runId, outcome: existing ? ("replaced" as const) : ("imported" as const) };
   });

@@ -100,3 +100,16 @@ export const METRICS: readonly MetricInfo[] = [
 export const VERDICT_VALUES = ["violated", "not_violated", "not_applicable", "invalid"] as const;
 export const VerdictValueSchema = z.enum(VERDICT_VALUES);
 export type VerdictValue = z.infer<typeof VerdictValueSchema>;
+
+/**
+ * The dashboard stores a judge's verdicts on a run as bit masks (migration 0002): bit k is
+ * METRIC_IDS[k]. These two helpers are the only place that knows it on the TypeScript side.
+ */
+export function metricBit(metric: MetricId): number {
+  return 1 << METRIC_IDS.indexOf(metric);
+}
+
+/** The metrics whose bit is set in `mask`, in catalog order. */
+export function metricsInMask(mask: number): MetricId[] {
+  return METRIC_IDS.filter((_, k) => (mask & (1 << k)) !== 0);
+}

@@ -1,0 +1,117 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { parseBundle } from "@/lib/bundle/parse";
+import { syntheticRun } from "@/lib/bundle/synthetic";
+import { bundleFilesOf } from "@/lib/bundle/write";
+import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
+import { createDb, type Db } from "../client";
+import * as t from "../schema";
+import { ensureJudge, saveVerdicts } from "./evaluation";
+import { importParsedBundle } from "./run-import";
+
+function importSynthetic(db: Db, index: number, replace = false) {
+  const files = bundleFilesOf(syntheticRun({ index, seed: 9 }));
+  return importParsedBundle(db, parseBundle(files, `b${index}`), { via: "cli", replace });
+}
+
+function verdict(metric: MetricId, value: "violated" | "not_violated" | "not_applicable" | "invalid") {
+  return { metric, value, rationale: "", citations: [], evidence: [] };
+}
+
+const judgeA = { kind: "rule" as const, name: "rule", provider: "", model: "", promptVersion: "1" };
+const judgeB = { kind: "llm" as const, name: "gemini", provider: "gemini", model: "m", promptVersion: "1" };
+
+describe("derived dashboard tables (migration 0002 triggers)", () => {
+  it("gives every imported run one run_facts row with its instance and configuration", () => {
+    const db = createDb(":memory:");
+    const { runId } = importSynthetic(db, 0);
+    const facts = db.select().from(t.runFacts).where(eq(t.runFacts.runId, runId)).get();
+    const run = syntheticRun({ index: 0, seed: 9 });
+    expect(facts).toMatchObject({
+      benchmarkId: "synthetic",
+      instanceId: run.manifest.instanceId,
+      subtaskId: run.instance!.subtask,
+      framework: "synthetic",
+      model: run.manifest.agent.model,
+      scripted: true,
+      synthetic: false,
+      stepCount: 50,
+      disagreementMask: 0,
+    });
+  });
+
+  it("sets bit k of the masks for METRIC_IDS[k], whatever order the migration's SQL lists them in", () => {
+    const db = createDb(":memory:");
+    const { runId } = importSynthetic(db, 1);
+    const judgeId = ensureJudge(db, judgeA);
+    for (const metric of METRIC_IDS) {
+      saveVerdicts(db, runId, judgeId, [verdict(metric, "violated")]);
+      const row = db.select().from(t.runJudgeMasks).where(eq(t.runJudgeMasks.runId, runId)).get()!;
+      expect(row.violatedMask & metricBit(metric)).not.toBe(0);
+    }
+    const row = db.select().from(t.runJudgeMasks).where(eq(t.runJudgeMasks.runId, runId)).get()!;
+    expect(row.violatedMask).toBe(2 ** METRIC_IDS.length - 1);
+    expect(row.violatedCount).toBe(METRIC_IDS.length);
+  });
+
+  it("counts only violated and not violated as decided, and follows replaced verdicts", () => {
+    const db = createDb(":memory:");
+    const { runId } = importSynthetic(db, 2);
+    const judgeId = ensureJudge(db, judgeA);
+    saveVerdicts(db, runId, judgeId, [
+      verdict("syntax", "violated"),
+      verdict("signature", "not_violated"),
+      verdict("context", "not_applicable"),
+      verdict("file_read", "invalid"),
+    ]);
+    const masks = () => db.select().from(t.runJudgeMasks).where(eq(t.runJudgeMasks.runId, runId)).get()!;
+    expect(masks()).toMatchObject({
+      violatedMask: metricBit("syntax"),
+      decidedMask: metricBit("syntax") | metricBit("signature"),
+      violatedCount: 1,
+    });
+    saveVerdicts(db, runId, judgeId, [verdict("syntax", "not_violated")]);
+    expect(masks()).toMatchObject({ violatedMask: 0, violatedCount: 0 });
+  });
+
+  it("marks the metrics on which two judges disagree", () => {
+    const db = createDb(":memory:");
+    const { runId } = importSynthetic(db, 3);
+    const a = ensureJudge(db, judgeA);
+    const b = ensureJudge(db, judgeB);
+    saveVerdicts(db, runId, a, [verdict("file_read", "violated"), verdict("context", "violated")]);
+    saveVerdicts(db, runId, b, [verdict("file_read", "not_violated"), verdict("context", "violated")]);
+    const facts = () => db.select().from(t.runFacts).where(eq(t.runFacts.runId, runId)).get()!;
+    expect(facts().disagreementMask).toBe(metricBit("file_read"));
+    saveVerdicts(db, runId, b, [verdict("file_read", "violated")]);
+    expect(facts().disagreementMask).toBe(0);
+  });
+
+  it("indexes prompt and trajectory text for search, and drops it with the run on replace", () => {
+    const db = createDb(":memory:");
+    const { runId } = importSynthetic(db, 4);
+    const hits = (q: string) =>
+      db.all<{ runId: string }>(sql`
+        SELECT f.run_id AS runId FROM run_facts f
+        WHERE f.id IN (SELECT rowid FROM run_search WHERE run_search MATCH ${q})`);
+    const firstCommand = syntheticRun({ index: 4, seed: 9 }).steps.find((s) => s.kind === "shell");
+    expect(firstCommand).toBeDefined();
+    expect(hits(`"mod_0_helper_0"`).map((h) => h.runId)).toEqual([runId]);
+    expect(db.all(sql`SELECT rowid FROM run_search`)).toHaveLength(1);
+    db.delete(t.runs).where(eq(t.runs.id, runId)).run();
+    expect(db.all(sql`SELECT rowid FROM run_search`)).toHaveLength(0);
+    expect(db.select().from(t.runFacts).all()).toHaveLength(0);
+  });
+
+  it("keeps a case study when its run is replaced by a new bundle", () => {
+    const db = createDb(":memory:");
+    const { runId } = importSynthetic(db, 5);
+    db.insert(t.caseStudies)
+      .values({ runId, title: "t", note: "n", tags: ["x"], updatedAt: "2026-12-03T00:00:00.000Z" })
+      .run();
+    db.update(t.runs).set({ bundleDigest: "other" }).where(eq(t.runs.id, runId)).run();
+    expect(importSynthetic(db, 5, true).outcome).toBe("replaced");
+    expect(db.select().from(t.caseStudies).all()).toEqual([expect.objectContaining({ runId, note: "n" })]);
+    expect(db.select().from(t.runFacts).all()).toHaveLength(1);
+  });
+});
