@@ -15,12 +15,21 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
           <Link href="/" className="brand">
             Misbehavior Studio
           </Link>
-          <nav>
-            <Link href="/benchmarks" data-testid="nav-benchmarks">
-              Benchmarks
+          <nav aria-label="Main">
+            <Link href="/overview" data-testid="nav-overview">
+              Overview
+            </Link>
+            <Link href="/compare" data-testid="nav-compare">
+              Compare
             </Link>
             <Link href="/runs" data-testid="nav-runs">
               Runs
+            </Link>
+            <Link href="/case-studies" data-testid="nav-case-studies">
+              Case studies
+            </Link>
+            <Link href="/benchmarks" data-testid="nav-benchmarks">
+              Benchmarks
             </Link>
             <Link href="/jobs" data-testid="nav-jobs">
               Jobs

@@ -28,9 +28,15 @@ export function createDb(filename: string = databasePathFromEnv()): Db {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 10000");
+  // Temporary tables (the runs browser's search hits) stay in memory.
+  sqlite.pragma("temp_store = MEMORY");
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   ensureSubtaskCatalog(db);
+  // SQLite's advice for long-lived connections: refresh planner statistics that are missing or
+  // stale (bounded work per index), so dashboard queries keep walking the right index.
+  sqlite.pragma("analysis_limit = 1000");
+  sqlite.pragma("optimize = 0x10002");
   return db;
 }
 

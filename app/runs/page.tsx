@@ -1,32 +1,154 @@
+import Link from "next/link";
 import { connection } from "next/server";
-import { z } from "zod";
 import { getAppDb } from "@/db/app-db";
-import { listRuns } from "@/db/queries/runs";
-import { RunsTable } from "@/components/runs/runs-table";
-import { Pager } from "@/components/ui/pager";
+import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
+import { runFilterOptions, searchRuns } from "@/db/queries/runs";
+import { ExportLinks } from "@/components/dashboard/export-links";
+import { FilterBar } from "@/components/dashboard/filter-bar";
+import { RunsBrowser } from "@/components/tables/runs-browser";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { SUBTASKS } from "@/lib/benchmark/subtasks";
+import { firstValues, parseParams, RunsParamsSchema, toQueryString, type SearchParams } from "@/lib/dashboard/params";
+import { METRICS } from "@/lib/metrics/catalog";
 
-const PAGE_SIZE = 50;
+const ALL = (label: string) => ({ value: "", label });
 
-const SearchSchema = z.object({ page: z.coerce.number().int().min(1).catch(1).default(1) });
-
-export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
-  const { page } = SearchSchema.parse(await searchParams);
-  const { rows, total } = listRuns(getAppDb(), { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const raw = await searchParams;
+  const parsed = parseParams(RunsParamsSchema, raw);
+  if (!parsed.ok) return <ErrorState title="This runs link has a bad parameter" errors={parsed.errors} />;
+  const params = parsed.value;
+  const db = getAppDb();
+  const scope = resolveDashboardScope(db, params);
+  if (scope.kind === "error") return <ErrorState title="Nothing to show for this link" errors={scope.errors} />;
+  if (scope.kind === "no-runs") {
+    return (
+      <section>
+        <h1>Runs</h1>
+        <EmptyState title="No runs yet" testId="runs-empty">
+          Import bundles with <code>npm run ingest -- PATH</code>, queue agent runs on the{" "}
+          <Link href="/jobs">Jobs</Link> page, or run the demo.
+        </EmptyState>
+      </section>
+    );
+  }
+  const { rows, total } = searchRuns(db, {
+    benchmarkId: scope.benchmarkId,
+    judgeId: scope.judgeId,
+    metric: params.metric,
+    subtaskId: params.subtask,
+    framework: params.framework,
+    model: params.model,
+    status: params.status,
+    disagreement: params.disagreement === "1",
+    q: params.q,
+    sort: params.sort,
+    dir: params.dir,
+    limit: params.size,
+    offset: (params.page - 1) * params.size,
+  });
+  const options = runFilterOptions(db);
+  const filters = {
+    benchmark: scope.benchmarkId,
+    judge: scope.judgeId === null ? "" : String(scope.judgeId),
+    metric: params.metric ?? "",
+    subtask: params.subtask ?? "",
+    framework: params.framework ?? "",
+    model: params.model ?? "",
+    status: params.status ?? "",
+    disagreement: params.disagreement ?? "",
+    q: params.q ?? "",
+  };
+  const kept = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ""));
   return (
     <section>
       <h1>Runs</h1>
+      <FilterBar
+        key={toQueryString(firstValues(raw))}
+        action="/runs"
+        hidden={{ sort: params.sort, dir: params.dir, size: String(params.size) }}
+        fields={[
+          {
+            name: "benchmark",
+            label: "Benchmark",
+            value: filters.benchmark,
+            options: scope.benchmarks.map((b) => ({ value: b.id, label: b.name })),
+          },
+          {
+            name: "judge",
+            label: "Judge",
+            value: filters.judge,
+            options: scope.judges.map((j) => ({ value: String(j.id), label: j.label })),
+          },
+          {
+            name: "metric",
+            label: "Violated",
+            value: filters.metric,
+            options: [ALL("any or none"), ...METRICS.map((m) => ({ value: m.id, label: m.label }))],
+          },
+          {
+            name: "subtask",
+            label: "Subtask",
+            value: filters.subtask,
+            options: [ALL("all"), ...SUBTASKS.map((s) => ({ value: s.id, label: s.label }))],
+          },
+          {
+            name: "framework",
+            label: "Framework",
+            value: filters.framework,
+            options: [ALL("all"), ...options.frameworks.map((f) => ({ value: f, label: f }))],
+          },
+          {
+            name: "model",
+            label: "Model",
+            value: filters.model,
+            options: [ALL("all"), ...options.models.map((m) => ({ value: m, label: m }))],
+          },
+          {
+            name: "status",
+            label: "Status",
+            value: filters.status,
+            options: [ALL("all"), { value: "completed", label: "completed" }, { value: "failed", label: "failed" }],
+          },
+          {
+            name: "disagreement",
+            label: "Judges",
+            value: filters.disagreement,
+            options: [ALL("any"), { value: "1", label: "disagree" }],
+          },
+        ]}
+      >
+        <label className="search">
+          <span>Search prompts and trajectories</span>
+          <input
+            type="search"
+            name="q"
+            defaultValue={filters.q}
+            placeholder="e.g. pip install"
+            data-testid="runs-search"
+          />
+        </label>
+      </FilterBar>
       <p className="muted" data-testid="runs-total">
         {total} run{total === 1 ? "" : "s"}
       </p>
       {total === 0 ? (
-        <p data-testid="runs-empty">
-          No runs yet. Import bundles with <code>npm run ingest -- PATH</code> or run the demo.
-        </p>
+        <EmptyState title="No runs match these filters" testId="runs-empty">
+          <Link href="/runs">Clear the filters</Link>
+        </EmptyState>
       ) : (
         <>
-          <RunsTable rows={rows} />
-          <Pager page={page} pageSize={PAGE_SIZE} total={total} basePath="/runs" />
+          <ExportLinks table="runs" query={{ ...kept, sort: params.sort, dir: params.dir }} />
+          <RunsBrowser
+            rows={rows}
+            total={total}
+            sort={params.sort}
+            dir={params.dir}
+            page={params.page}
+            size={params.size}
+            query={kept}
+          />
         </>
       )}
     </section>

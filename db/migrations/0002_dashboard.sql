@@ -64,6 +64,8 @@ ALTER TABLE `runs` ADD `synthetic` integer DEFAULT false NOT NULL;
 --> statement-breakpoint
 -- Everything below keeps the derived dashboard tables (run_facts, run_judge_masks, run_search) in
 -- step with runs and verdicts. Metric bit k is METRIC_IDS[k]; dashboard-facts.test.ts checks it.
+-- `+v.judge_id` keeps SQLite from walking verdicts_judge_metric (every verdict of the judge) on
+-- a fresh database without statistics: the run's primary-key range is the one to use.
 CREATE VIRTUAL TABLE `run_search` USING fts5(prompt, trajectory, content='', contentless_delete=1, tokenize="unicode61 tokenchars '_'")
 --> statement-breakpoint
 CREATE TRIGGER `run_facts_after_run_insert` AFTER INSERT ON `runs` BEGIN
@@ -103,7 +105,7 @@ CREATE TRIGGER `run_judge_masks_after_verdict_insert` AFTER INSERT ON `verdicts`
     SUM(CASE WHEN v.value IN ('violated', 'not_violated') THEN CASE v.metric WHEN 'syntax' THEN 1 WHEN 'signature' THEN 2 WHEN 'body_change' THEN 4 WHEN 'context' THEN 8 WHEN 'file_create' THEN 16 WHEN 'file_read' THEN 32 WHEN 'file_update' THEN 64 WHEN 'file_delete' THEN 128 WHEN 'environment_integrity' THEN 256 WHEN 'resource_exhaustion' THEN 512 WHEN 'instruction_following' THEN 1024 ELSE 0 END ELSE 0 END),
     SUM(v.value = 'violated')
   FROM run_facts f JOIN verdicts v ON v.run_id = f.run_id
-  WHERE f.run_id = NEW.run_id AND v.judge_id = NEW.judge_id
+  WHERE f.run_id = NEW.run_id AND +v.judge_id = NEW.judge_id
   GROUP BY f.run_id, v.judge_id;
   UPDATE run_facts SET disagreement_mask = (
     SELECT COALESCE(SUM(CASE metric WHEN 'syntax' THEN 1 WHEN 'signature' THEN 2 WHEN 'body_change' THEN 4 WHEN 'context' THEN 8 WHEN 'file_create' THEN 16 WHEN 'file_read' THEN 32 WHEN 'file_update' THEN 64 WHEN 'file_delete' THEN 128 WHEN 'environment_integrity' THEN 256 WHEN 'resource_exhaustion' THEN 512 WHEN 'instruction_following' THEN 1024 ELSE 0 END), 0) FROM (
@@ -121,7 +123,7 @@ CREATE TRIGGER `run_judge_masks_after_verdict_delete` AFTER DELETE ON `verdicts`
     SUM(CASE WHEN v.value IN ('violated', 'not_violated') THEN CASE v.metric WHEN 'syntax' THEN 1 WHEN 'signature' THEN 2 WHEN 'body_change' THEN 4 WHEN 'context' THEN 8 WHEN 'file_create' THEN 16 WHEN 'file_read' THEN 32 WHEN 'file_update' THEN 64 WHEN 'file_delete' THEN 128 WHEN 'environment_integrity' THEN 256 WHEN 'resource_exhaustion' THEN 512 WHEN 'instruction_following' THEN 1024 ELSE 0 END ELSE 0 END),
     SUM(v.value = 'violated')
   FROM run_facts f JOIN verdicts v ON v.run_id = f.run_id
-  WHERE f.run_id = OLD.run_id AND v.judge_id = OLD.judge_id
+  WHERE f.run_id = OLD.run_id AND +v.judge_id = OLD.judge_id
   GROUP BY f.run_id, v.judge_id;
   UPDATE run_facts SET disagreement_mask = (
     SELECT COALESCE(SUM(CASE metric WHEN 'syntax' THEN 1 WHEN 'signature' THEN 2 WHEN 'body_change' THEN 4 WHEN 'context' THEN 8 WHEN 'file_create' THEN 16 WHEN 'file_read' THEN 32 WHEN 'file_update' THEN 64 WHEN 'file_delete' THEN 128 WHEN 'environment_integrity' THEN 256 WHEN 'resource_exhaustion' THEN 512 WHEN 'instruction_following' THEN 1024 ELSE 0 END), 0) FROM (
@@ -139,7 +141,7 @@ CREATE TRIGGER `run_judge_masks_after_verdict_update` AFTER UPDATE ON `verdicts`
     SUM(CASE WHEN v.value IN ('violated', 'not_violated') THEN CASE v.metric WHEN 'syntax' THEN 1 WHEN 'signature' THEN 2 WHEN 'body_change' THEN 4 WHEN 'context' THEN 8 WHEN 'file_create' THEN 16 WHEN 'file_read' THEN 32 WHEN 'file_update' THEN 64 WHEN 'file_delete' THEN 128 WHEN 'environment_integrity' THEN 256 WHEN 'resource_exhaustion' THEN 512 WHEN 'instruction_following' THEN 1024 ELSE 0 END ELSE 0 END),
     SUM(v.value = 'violated')
   FROM run_facts f JOIN verdicts v ON v.run_id = f.run_id
-  WHERE f.run_id = OLD.run_id AND v.judge_id = OLD.judge_id
+  WHERE f.run_id = OLD.run_id AND +v.judge_id = OLD.judge_id
   GROUP BY f.run_id, v.judge_id;
   UPDATE run_facts SET disagreement_mask = (
     SELECT COALESCE(SUM(CASE metric WHEN 'syntax' THEN 1 WHEN 'signature' THEN 2 WHEN 'body_change' THEN 4 WHEN 'context' THEN 8 WHEN 'file_create' THEN 16 WHEN 'file_read' THEN 32 WHEN 'file_update' THEN 64 WHEN 'file_delete' THEN 128 WHEN 'environment_integrity' THEN 256 WHEN 'resource_exhaustion' THEN 512 WHEN 'instruction_following' THEN 1024 ELSE 0 END), 0) FROM (
@@ -154,7 +156,7 @@ CREATE TRIGGER `run_judge_masks_after_verdict_update` AFTER UPDATE ON `verdicts`
     SUM(CASE WHEN v.value IN ('violated', 'not_violated') THEN CASE v.metric WHEN 'syntax' THEN 1 WHEN 'signature' THEN 2 WHEN 'body_change' THEN 4 WHEN 'context' THEN 8 WHEN 'file_create' THEN 16 WHEN 'file_read' THEN 32 WHEN 'file_update' THEN 64 WHEN 'file_delete' THEN 128 WHEN 'environment_integrity' THEN 256 WHEN 'resource_exhaustion' THEN 512 WHEN 'instruction_following' THEN 1024 ELSE 0 END ELSE 0 END),
     SUM(v.value = 'violated')
   FROM run_facts f JOIN verdicts v ON v.run_id = f.run_id
-  WHERE f.run_id = NEW.run_id AND v.judge_id = NEW.judge_id
+  WHERE f.run_id = NEW.run_id AND +v.judge_id = NEW.judge_id
   GROUP BY f.run_id, v.judge_id;
   UPDATE run_facts SET disagreement_mask = (
     SELECT COALESCE(SUM(CASE metric WHEN 'syntax' THEN 1 WHEN 'signature' THEN 2 WHEN 'body_change' THEN 4 WHEN 'context' THEN 8 WHEN 'file_create' THEN 16 WHEN 'file_read' THEN 32 WHEN 'file_update' THEN 64 WHEN 'file_delete' THEN 128 WHEN 'environment_integrity' THEN 256 WHEN 'resource_exhaustion' THEN 512 WHEN 'instruction_following' THEN 1024 ELSE 0 END), 0) FROM (

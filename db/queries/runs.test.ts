@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
 import { syntheticRun } from "@/lib/bundle/synthetic";
 import { bundleFilesOf } from "@/lib/bundle/write";
+import { metricBit } from "@/lib/metrics/catalog";
 import { createDb } from "../client";
+import { ensureJudge, saveVerdicts } from "./evaluation";
 import { importParsedBundle } from "./run-import";
-import { listRuns } from "./runs";
+import { runFilterOptions, searchRuns, type RunsFilter } from "./runs";
 
 function seeded(count: number) {
   const db = createDb(":memory:");
@@ -14,31 +16,81 @@ function seeded(count: number) {
   return db;
 }
 
-describe("listRuns", () => {
+const id = (i: number) => `synthetic-4-${String(i).padStart(6, "0")}`;
+const base: RunsFilter = { judgeId: null, sort: "started", dir: "desc", limit: 5, offset: 0 };
+const rule = { kind: "rule" as const, name: "rules", promptVersion: "rules-v1" };
+const llm = { kind: "llm" as const, name: "gemini", provider: "gemini", model: "m", promptVersion: "v1" };
+const v = (metric: "file_read" | "context", value: "violated" | "not_violated") => ({
+  metric,
+  value,
+  rationale: "",
+  citations: [],
+  evidence: [],
+});
+
+describe("searchRuns", () => {
   it("returns an empty page on an empty database", () => {
-    expect(listRuns(createDb(":memory:"), { limit: 10, offset: 0 })).toEqual({ rows: [], total: 0 });
+    expect(searchRuns(createDb(":memory:"), base)).toEqual({ rows: [], total: 0 });
   });
 
   it("lists runs newest first with their instance and agent configuration, paged", () => {
     const db = seeded(7);
-    const first = listRuns(db, { limit: 5, offset: 0 });
+    const first = searchRuns(db, base);
     expect(first.total).toBe(7);
-    expect(first.rows.map((r) => r.id)).toEqual(
-      [6, 5, 4, 3, 2].map((i) => `synthetic-4-${String(i).padStart(6, "0")}`),
-    );
-    const row = first.rows[0]!;
+    expect(first.rows.map((r) => r.id)).toEqual([6, 5, 4, 3, 2].map(id));
     const run = syntheticRun({ index: 6, seed: 4 });
-    expect(row).toMatchObject({
+    expect(first.rows[0]).toMatchObject({
       benchmarkId: "synthetic",
       instanceId: run.manifest.instanceId,
       subtaskId: run.instance!.subtask,
       framework: "synthetic",
       model: run.manifest.agent.model,
       scripted: true,
+      synthetic: false,
       stepCount: 50,
-      inputTokens: run.manifest.usage.inputTokens,
+      totalTokens: run.manifest.usage.inputTokens + run.manifest.usage.outputTokens,
+      violatedMask: null,
     });
-    const second = listRuns(db, { limit: 5, offset: 5 });
-    expect(second.rows).toHaveLength(2);
+    expect(searchRuns(db, { ...base, offset: 5 }).rows).toHaveLength(2);
+  });
+
+  it("sorts by any column both ways, ties broken by run id", () => {
+    const db = seeded(6);
+    const asc = searchRuns(db, { ...base, sort: "tokens", dir: "asc", limit: 10 }).rows.map((r) => r.totalTokens);
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    const desc = searchRuns(db, { ...base, sort: "tokens", dir: "desc", limit: 10 }).rows.map((r) => r.totalTokens);
+    expect(desc).toEqual([...asc].reverse());
+  });
+
+  it("filters by subtask, model, violated metric of a judge and judge disagreement", () => {
+    const db = seeded(8);
+    const subtask = syntheticRun({ index: 3, seed: 4 }).instance!.subtask;
+    const bySubtask = searchRuns(db, { ...base, subtaskId: subtask, limit: 50 });
+    expect(bySubtask.rows.every((r) => r.subtaskId === subtask)).toBe(true);
+    expect(bySubtask.total).toBe(bySubtask.rows.length);
+
+    const ruleId = ensureJudge(db, rule);
+    const llmId = ensureJudge(db, llm);
+    saveVerdicts(db, id(1), ruleId, [v("file_read", "violated"), v("context", "not_violated")]);
+    saveVerdicts(db, id(2), ruleId, [v("file_read", "not_violated"), v("context", "violated")]);
+    saveVerdicts(db, id(2), llmId, [v("file_read", "violated")]);
+    const readViolations = searchRuns(db, { ...base, judgeId: ruleId, metric: "file_read" });
+    expect(readViolations).toMatchObject({ total: 1, rows: [{ id: id(1), violatedMask: metricBit("file_read") }] });
+    const disagreements = searchRuns(db, { ...base, disagreement: true });
+    expect(disagreements).toMatchObject({ total: 1, rows: [{ id: id(2), disagreementMask: metricBit("file_read") }] });
+    const byViolations = searchRuns(db, { ...base, judgeId: ruleId, sort: "violations", dir: "desc", limit: 2 });
+    expect(byViolations.rows.map((r) => r.id).sort()).toEqual([id(1), id(2)]);
+  });
+
+  it("finds runs by words of their trajectory; punctuation is searched as text, never as FTS syntax", () => {
+    const db = seeded(3);
+    expect(searchRuns(db, { ...base, q: "mod_0_helper_0" }).total).toBe(3);
+    expect(searchRuns(db, { ...base, q: "no-such-word-anywhere" }).total).toBe(0);
+    expect(() => searchRuns(db, { ...base, q: 'AND OR "( NEAR' })).not.toThrow();
+    expect(searchRuns(db, { ...base, q: "-- ()" }).total).toBe(0);
+  });
+
+  it("offers the frameworks and models that ran", () => {
+    expect(runFilterOptions(seeded(4)).frameworks).toEqual(["synthetic"]);
   });
 });

@@ -1,4 +1,10 @@
-/** A run as the runs list shows it (one row per run, newest first). */
+import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
+import type { Citation } from "@/lib/evaluation/schema";
+import type { ContractMark } from "./marks";
+import type { FileDiffContent } from "./schema";
+import type { TargetComparison } from "./target-function";
+
+/** A run as the runs browser shows it (one row per run). */
 export interface RunListRow {
   id: string;
   benchmarkId: string;
@@ -10,18 +16,64 @@ export interface RunListRow {
   status: string;
   exitReason: string;
   scripted: boolean;
+  synthetic: boolean;
   stepCount: number;
-  inputTokens: number;
-  outputTokens: number;
+  totalTokens: number;
   costUsd: number | null;
   durationMs: number;
   taskCompleted: boolean | null;
   startedAt: string;
+  /** The chosen judge's verdicts as metric bit masks (lib/metrics/catalog.ts); null: not judged by it. */
+  violatedMask: number | null;
+  decidedMask: number | null;
+  /** Metrics on which two judges disagree. */
+  disagreementMask: number;
 }
 
 export interface RunListPage {
   rows: RunListRow[];
   total: number;
+}
+
+/** One trajectory step as the run page shows it (long texts cut, see `textLength`). */
+export interface RunStep {
+  position: number;
+  stepId: string;
+  kind: string;
+  role: string | null;
+  /** Message, observation or shell output; cut at the page's limit. */
+  text: string | null;
+  /** The stored text's full length when `text` was cut, else null. */
+  textLength: number | null;
+  toolName: string | null;
+  /** Pretty-printed JSON, cut like `text`. */
+  toolArguments: string | null;
+  command: string | null;
+  exitCode: number | null;
+  isError: boolean | null;
+  path: string | null;
+  /** What the step did against the boundary contract (lib/runs/contract-marks.ts). */
+  marks: ContractMark[];
+}
+
+export interface ChangedFile {
+  path: string;
+  kind: "created" | "updated" | "deleted";
+  beforeSize: number | null;
+  afterSize: number | null;
+  content: FileDiffContent;
+}
+
+export interface RunVerdict {
+  metric: string;
+  value: string;
+  rationale: string;
+  citations: Citation[];
+  evidence: { message: string; path?: string; line?: number; hunk?: string }[];
+  judgeName: string;
+  judgeKind: string;
+  judgeModel: string;
+  promptVersion: string;
 }
 
 export interface RunDetail {
@@ -40,34 +92,14 @@ export interface RunDetail {
   instanceId: string;
   subtaskId: string;
   prompt: string;
-  contract: { mustRead: string[]; mayChange: string[]; expectedCreate: string[]; expectedDelete: string[] };
+  contract: BoundaryContract;
+  groundTruth: GroundTruth;
   agentName: string;
   framework: string;
   model: string;
-  steps: {
-    position: number;
-    stepId: string;
-    kind: string;
-    role: string | null;
-    text: string | null;
-    toolName: string | null;
-    /** JSON text. */
-    toolArguments: string | null;
-    command: string | null;
-    exitCode: number | null;
-    isError: boolean | null;
-    path: string | null;
-  }[];
-  changes: { path: string; kind: string; beforeSize: number | null; afterSize: number | null }[];
-  verdicts: {
-    metric: string;
-    value: string;
-    rationale: string;
-    citations: ({ stepId: string } | { path: string; hunk?: number })[];
-    evidence: { message: string; path?: string; line?: number; hunk?: string }[];
-    judgeName: string;
-    judgeKind: string;
-    judgeModel: string;
-    promptVersion: string;
-  }[];
+  steps: RunStep[];
+  changes: ChangedFile[];
+  verdicts: RunVerdict[];
+  /** Ground truth vs the agent's version of the target function (code generation subtasks only). */
+  target: TargetComparison | null;
 }

@@ -1,0 +1,127 @@
+import { getAppDb } from "@/db/app-db";
+import { configOptions, pairedRuns } from "@/db/queries/compare";
+import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
+import { overviewGroups } from "@/db/queries/overview";
+import { searchRuns } from "@/db/queries/runs";
+import { compareConfigurations } from "@/lib/dashboard/compare";
+import { exportBody, type ExportFormat, type ExportRow } from "@/lib/dashboard/export";
+import { overviewExportRows, prepareOverviewTables } from "@/lib/dashboard/overview";
+import {
+  CompareParamsSchema,
+  OverviewParamsSchema,
+  parseParams,
+  RunsParamsSchema,
+  type SearchParams,
+} from "@/lib/dashboard/params";
+import { metricsInMask } from "@/lib/metrics/catalog";
+import { AppError, httpStatusOf, publicMessageOf } from "@/lib/errors/app-error";
+
+export const runtime = "nodejs";
+
+/** Largest runs export: the whole 100,000-run scale database fits. */
+const MAX_EXPORT_RUNS = 200_000;
+
+function parsed<T>(result: { ok: true; value: T } | { ok: false; errors: string[] }): T {
+  if (!result.ok) throw new AppError("INVALID_INPUT", result.errors.join("; "));
+  return result.value;
+}
+
+function scopeOf(params: { benchmark?: string; judge?: number }) {
+  const scope = resolveDashboardScope(getAppDb(), params);
+  if (scope.kind === "error") throw new AppError("NOT_FOUND", scope.errors.join("; "));
+  if (scope.kind === "no-runs" || scope.judgeId === null) throw new AppError("NOT_FOUND", "no judged runs to export");
+  return { ...scope, judgeId: scope.judgeId };
+}
+
+function overviewRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
+  const params = parsed(parseParams(OverviewParamsSchema, query));
+  const scope = scopeOf(params);
+  const filter = {
+    benchmarkId: scope.benchmarkId,
+    judgeId: scope.judgeId,
+    split: params.split,
+    family: params.family,
+    subtaskId: params.subtask,
+  };
+  const tables = prepareOverviewTables(overviewGroups(getAppDb(), filter));
+  return { rows: overviewExportRows(tables), meta: { table: "overview", filter } };
+}
+
+function runsRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
+  const params = parsed(parseParams(RunsParamsSchema, query));
+  const scope = resolveDashboardScope(getAppDb(), params);
+  if (scope.kind !== "ok")
+    throw new AppError("NOT_FOUND", scope.kind === "error" ? scope.errors.join("; ") : "no runs to export");
+  const filter = {
+    benchmarkId: scope.benchmarkId,
+    judgeId: scope.judgeId,
+    metric: params.metric,
+    subtaskId: params.subtask,
+    framework: params.framework,
+    model: params.model,
+    status: params.status,
+    disagreement: params.disagreement === "1",
+    q: params.q,
+    sort: params.sort,
+    dir: params.dir,
+  };
+  const page = searchRuns(getAppDb(), { ...filter, limit: MAX_EXPORT_RUNS, offset: 0 });
+  const rows = page.rows.map(({ violatedMask, decidedMask, disagreementMask, ...run }) => ({
+    ...run,
+    violated: violatedMask === null ? null : metricsInMask(violatedMask).join(" "),
+    decided: decidedMask === null ? null : metricsInMask(decidedMask).join(" "),
+    judges_disagree_on: metricsInMask(disagreementMask).join(" "),
+  }));
+  return { rows, meta: { table: "runs", filter, total: page.total, truncated: page.total > rows.length } };
+}
+
+function compareRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
+  const params = parsed(parseParams(CompareParamsSchema, query));
+  const scope = scopeOf(params);
+  const configs = configOptions(getAppDb(), scope.benchmarkId, scope.judgeId);
+  const a = params.a ?? configs[0]?.id;
+  const b = params.b ?? configs.find((c) => c.id !== a)?.id;
+  if (!a || !b || a === b) throw new AppError("INVALID_INPUT", "a, b: pick two different configurations");
+  const comparison = compareConfigurations(
+    pairedRuns(getAppDb(), { benchmarkId: scope.benchmarkId, judgeId: scope.judgeId, a, b }),
+  );
+  return {
+    rows: comparison.metrics.map((m) => ({ ...m })),
+    meta: {
+      table: "compare",
+      benchmark: scope.benchmarkId,
+      judge: scope.judgeId,
+      a: configs.find((c) => c.id === a) ?? a,
+      b: configs.find((c) => c.id === b) ?? b,
+      pairs: comparison.pairs,
+      differing: comparison.differing,
+    },
+  };
+}
+
+const TABLES = { overview: overviewRows, runs: runsRows, compare: compareRows } as const;
+
+/** GET /api/export/{overview|runs|compare}?format=csv|json&<the page's filters> */
+export async function GET(request: Request, context: { params: Promise<{ table: string }> }): Promise<Response> {
+  try {
+    const { table } = await context.params;
+    const url = new URL(request.url);
+    const format = (url.searchParams.get("format") ?? "csv") as ExportFormat;
+    if (format !== "csv" && format !== "json")
+      throw new AppError("INVALID_INPUT", `format: expected csv or json, got "${format}"`);
+    if (!(table in TABLES)) throw new AppError("NOT_FOUND", `no export "${table}" (overview, runs, compare)`);
+    const query = Object.fromEntries(url.searchParams);
+    delete query.format;
+    const { rows, meta } = TABLES[table as keyof typeof TABLES](query);
+    const { body, contentType } = exportBody(rows, format, { ...meta, exportedAt: new Date().toISOString() });
+    return new Response(body, {
+      headers: {
+        "content-type": contentType,
+        "content-disposition": `attachment; filename="${table}.${format}"`,
+        "cache-control": "no-store",
+      },
+    });
+  } catch (error) {
+    return Response.json({ error: publicMessageOf(error) }, { status: httpStatusOf(error) });
+  }
+}

@@ -1,0 +1,98 @@
+import Link from "next/link";
+import { connection } from "next/server";
+import { getAppDb } from "@/db/app-db";
+import { configOptions, pairedRuns } from "@/db/queries/compare";
+import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
+import { ExportLinks } from "@/components/dashboard/export-links";
+import { FilterBar } from "@/components/dashboard/filter-bar";
+import { CompareTable, DifferingInstances } from "@/components/tables/compare-table";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { compareConfigurations } from "@/lib/dashboard/compare";
+import { CompareParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
+
+export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await connection();
+  const parsed = parseParams(CompareParamsSchema, await searchParams);
+  if (!parsed.ok) return <ErrorState title="This compare link has a bad parameter" errors={parsed.errors} />;
+  const params = parsed.value;
+  const db = getAppDb();
+  const scope = resolveDashboardScope(db, params);
+  if (scope.kind === "error") return <ErrorState title="Nothing to compare for this link" errors={scope.errors} />;
+  if (scope.kind === "no-runs" || scope.judgeId === null) {
+    return (
+      <section>
+        <h1>Compare</h1>
+        <EmptyState title="Nothing judged yet">
+          Compare needs judged runs of two agent configurations: run agents and <code>npm run evaluate</code>, or use
+          the <Link href="/jobs">Jobs</Link> page.
+        </EmptyState>
+      </section>
+    );
+  }
+  const configs = configOptions(db, scope.benchmarkId, scope.judgeId);
+  const label = (id: string | undefined) => {
+    const c = configs.find((x) => x.id === id);
+    return c ? `${c.framework} / ${c.model} · ${c.name}` : "";
+  };
+  const errors = [params.a, params.b]
+    .map((id, i) =>
+      id !== undefined && !configs.some((c) => c.id === id)
+        ? `${i === 0 ? "a" : "b"}: no judged runs of configuration "${id}"`
+        : null,
+    )
+    .filter((e): e is string => e !== null);
+  if (errors.length > 0) return <ErrorState title="Nothing to compare for this link" errors={errors} />;
+  const a = params.a ?? configs[0]?.id;
+  const b = params.b ?? configs.find((c) => c.id !== a)?.id;
+  const choices = configs.map((c) => ({ value: c.id, label: `${c.framework} / ${c.model} · ${c.name} (${c.runs})` }));
+  const query = { benchmark: scope.benchmarkId, judge: scope.judgeId, a, b };
+  const comparison =
+    a && b && a !== b
+      ? compareConfigurations(pairedRuns(db, { benchmarkId: scope.benchmarkId, judgeId: scope.judgeId, a, b }))
+      : null;
+  return (
+    <section>
+      <h1>Compare</h1>
+      <p className="muted">Two agent configurations on the instances both ran, as one judge scored them.</p>
+      <FilterBar
+        key={toQueryString(query)}
+        action="/compare"
+        fields={[
+          {
+            name: "benchmark",
+            label: "Benchmark",
+            value: scope.benchmarkId,
+            options: scope.benchmarks.map((x) => ({ value: x.id, label: x.name })),
+          },
+          {
+            name: "judge",
+            label: "Judge",
+            value: String(scope.judgeId),
+            options: scope.judges.map((j) => ({ value: String(j.id), label: j.label })),
+          },
+          { name: "a", label: "A", value: a ?? "", options: choices },
+          { name: "b", label: "B", value: b ?? "", options: choices },
+        ]}
+      />
+      {comparison === null ? (
+        <EmptyState title="Pick two different configurations">
+          Only one configuration has judged runs on this benchmark.
+        </EmptyState>
+      ) : comparison.pairs === 0 ? (
+        <EmptyState title="No shared instances" testId="compare-empty">
+          {label(a)} and {label(b)} never ran the same instance.
+        </EmptyState>
+      ) : (
+        <>
+          <p>
+            <strong>A</strong> {label(a)} &nbsp;·&nbsp; <strong>B</strong> {label(b)}
+          </p>
+          <ExportLinks table="compare" query={query} />
+          <CompareTable comparison={comparison} labelA={label(a)} labelB={label(b)} />
+          <h2>Where they differ</h2>
+          <DifferingInstances comparison={comparison} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+import Link from "next/link";
+import { connection } from "next/server";
+import { getAppDb } from "@/db/app-db";
+import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
+import { overviewGroups } from "@/db/queries/overview";
+import { MetricBarChart } from "@/components/charts/metric-bar-chart";
+import { FilterBar } from "@/components/dashboard/filter-bar";
+import { ExportLinks } from "@/components/dashboard/export-links";
+import { OverviewTableView } from "@/components/tables/overview-table";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { FAMILY_IDS, FAMILY_LABELS, SUBTASKS } from "@/lib/benchmark/subtasks";
+import { prepareMetricChart, prepareOverviewTables } from "@/lib/dashboard/overview";
+import { OverviewParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
+
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await connection();
+  const parsed = parseParams(OverviewParamsSchema, await searchParams);
+  if (!parsed.ok) return <ErrorState title="This overview link has a bad filter" errors={parsed.errors} />;
+  const params = parsed.value;
+  const db = getAppDb();
+  const scope = resolveDashboardScope(db, params);
+  if (scope.kind === "error") return <ErrorState title="Nothing to show for this link" errors={scope.errors} />;
+  if (scope.kind === "no-runs") {
+    return (
+      <section>
+        <h1>Overview</h1>
+        <EmptyState title="No runs yet">
+          Run the demo (<code>npm run demo</code>), queue agent runs on the <Link href="/jobs">Jobs</Link> page, or
+          import bundles with <code>npm run ingest -- PATH</code>.
+        </EmptyState>
+      </section>
+    );
+  }
+  const filter = {
+    benchmarkId: scope.benchmarkId,
+    judgeId: scope.judgeId ?? -1,
+    split: params.split,
+    family: params.family,
+    subtaskId: params.subtask,
+  };
+  const groups = scope.judgeId === null ? [] : overviewGroups(db, filter);
+  const tables = prepareOverviewTables(groups);
+  const query = {
+    benchmark: scope.benchmarkId,
+    judge: scope.judgeId ?? undefined,
+    split: params.split,
+    family: params.family,
+    subtask: params.subtask,
+  };
+  return (
+    <section>
+      <h1>Overview</h1>
+      <p className="muted">Misbehavior rates per task family, framework and model, as one judge scored them.</p>
+      <FilterBar
+        key={toQueryString(query)}
+        action="/overview"
+        fields={[
+          {
+            name: "benchmark",
+            label: "Benchmark",
+            value: scope.benchmarkId,
+            options: scope.benchmarks.map((b) => ({ value: b.id, label: b.name })),
+          },
+          {
+            name: "split",
+            label: "Split",
+            value: params.split,
+            options: [
+              { value: "all", label: "all instances" },
+              { value: "eval", label: "evaluation split" },
+            ],
+          },
+          {
+            name: "judge",
+            label: "Judge",
+            value: String(scope.judgeId ?? ""),
+            options: scope.judges.map((j) => ({ value: String(j.id), label: j.label })),
+          },
+          {
+            name: "family",
+            label: "Family",
+            value: params.family ?? "",
+            options: [
+              { value: "", label: "all families" },
+              ...FAMILY_IDS.map((f) => ({ value: f, label: FAMILY_LABELS[f] })),
+            ],
+          },
+          {
+            name: "subtask",
+            label: "Subtask",
+            value: params.subtask ?? "",
+            options: [
+              { value: "", label: "all subtasks" },
+              ...SUBTASKS.filter((s) => !params.family || s.family === params.family).map((s) => ({
+                value: s.id,
+                label: s.label,
+              })),
+            ],
+          },
+        ]}
+      />
+      {scope.judgeId === null ? (
+        <EmptyState title="No verdicts on this benchmark yet">
+          Score its runs with <code>npm run evaluate</code> or from the <Link href="/jobs">Jobs</Link> page.
+        </EmptyState>
+      ) : tables.length === 0 ? (
+        <EmptyState title="No judged runs match these filters" testId="overview-empty">
+          Try another split, family or subtask.
+        </EmptyState>
+      ) : (
+        <>
+          <ExportLinks table="overview" query={query} />
+          {tables.map((table) => (
+            <OverviewTableView key={table.family} table={table} />
+          ))}
+          <div className="charts">
+            <MetricBarChart
+              title="Violation rate by framework"
+              chart={prepareMetricChart(groups, "framework")}
+              fileName="rates-by-framework"
+            />
+            <MetricBarChart
+              title="Violation rate by model"
+              chart={prepareMetricChart(groups, "model")}
+              fileName="rates-by-model"
+            />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

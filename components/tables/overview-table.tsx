@@ -1,0 +1,82 @@
+import { METRICS } from "@/lib/metrics/catalog";
+import type { OverviewTable, RateCell } from "@/lib/dashboard/overview";
+import { formatPercent } from "@/lib/dashboard/format";
+
+function cellTitle(label: string, cell: RateCell, noun: string): string {
+  if (cell.rate === null || cell.interval === null) return `${label}: no decided runs`;
+  const [low, high] = cell.interval;
+  return `${label}: ${cell.count} of ${cell.of} runs ${noun} (${formatPercent(cell.rate)}; 95% CI ${formatPercent(low)}–${formatPercent(high)})`;
+}
+
+function Cell({ label, cell, noun, tone }: { label: string; cell: RateCell; noun: string; tone: "bad" | "good" }) {
+  const title = cellTitle(label, cell, noun);
+  return (
+    <td
+      className={`num heat heat-${tone}`}
+      style={{ "--heat": cell.heat.toFixed(3) } as React.CSSProperties}
+      title={title}
+      aria-label={title}
+      data-testid="overview-cell"
+      data-count={cell.count}
+      data-of={cell.of}
+    >
+      {cell.rate === null ? "–" : formatPercent(cell.rate)}
+      {cell.rate === null ? null : (
+        <span className="cell-count">
+          {cell.count}/{cell.of}
+        </span>
+      )}
+    </td>
+  );
+}
+
+/** One paper-style table: rows framework x model, columns the family's metrics and task completion. */
+export function OverviewTableView({ table }: { table: OverviewTable }) {
+  const metrics = METRICS.filter((m) => table.metrics.includes(m.id));
+  return (
+    <div className="table-wrap">
+      <table className="grid overview" data-testid={`overview-table-${table.family}`}>
+        <caption>
+          {table.label}{" "}
+          <span className="muted">
+            (% of decided runs that violated each metric; hover a cell for counts and the 95% interval)
+          </span>
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Framework</th>
+            <th scope="col">Model</th>
+            <th scope="col" className="num">
+              Runs
+            </th>
+            {metrics.map((m) => (
+              <th scope="col" key={m.id} className="num" title={`violated when ${m.violatedWhen}`}>
+                {m.label}
+              </th>
+            ))}
+            <th scope="col" className="num" title="mean violation rate over the metrics with data">
+              Avg
+            </th>
+            <th scope="col" className="num">
+              Task done
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row) => (
+            <tr key={row.key} data-testid="overview-row" data-framework={row.framework} data-model={row.model}>
+              <th scope="row">{row.framework}</th>
+              <td>{row.model}</td>
+              <td className="num">{row.runs}</td>
+              {metrics.map((m) => (
+                <Cell key={m.id} label={m.label} cell={row.cells[m.id]} noun="violated" tone="bad" />
+              ))}
+              <td className="num">{row.average === null ? "–" : formatPercent(row.average)}</td>
+              <Cell label="Task completion" cell={row.task} noun="completed" tone="good" />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { asc, sql } from "drizzle-orm";
+import type { PairedRuns } from "@/lib/dashboard/compare";
+import type { Db } from "../client";
+import * as t from "../schema";
+
+export interface ConfigOption {
+  id: string;
+  name: string;
+  framework: string;
+  model: string;
+  runs: number;
+}
+
+/**
+ * Agent configurations with runs the judge scored on the benchmark. Counted per configuration
+ * (there are few) over run_judge_masks_config, rather than grouping every judged run.
+ */
+export function configOptions(db: Db, benchmarkId: string, judgeId: number): ConfigOption[] {
+  // Table names spelled out: drizzle leaves columns unqualified in single-table selects.
+  const runs = sql<number>`(SELECT count(*) FROM run_judge_masks m WHERE m.judge_id = ${judgeId}
+    AND m.agent_config_id = agent_configs.id AND m.benchmark_id = ${benchmarkId})`;
+  return db
+    .select({
+      id: t.agentConfigs.id,
+      name: t.agentConfigs.name,
+      framework: t.agentConfigs.framework,
+      model: t.agentConfigs.model,
+      runs,
+    })
+    .from(t.agentConfigs)
+    .orderBy(asc(t.agentConfigs.framework), asc(t.agentConfigs.model), asc(t.agentConfigs.name))
+    .all()
+    .filter((c) => c.runs > 0);
+}
+
+/**
+ * For each instance both configurations ran, the judge's masks on the latest judged run of each.
+ * (SQLite returns the other columns of the row holding MAX(started_at) in a GROUP BY.)
+ */
+export function pairedRuns(db: Db, q: { benchmarkId: string; judgeId: number; a: string; b: string }): PairedRuns[] {
+  return db.all<PairedRuns>(sql`
+    WITH a AS (
+      SELECT instance_id, run_id, violated_mask, decided_mask, MAX(started_at)
+      FROM run_judge_masks WHERE judge_id = ${q.judgeId} AND agent_config_id = ${q.a} AND benchmark_id = ${q.benchmarkId}
+      GROUP BY instance_id),
+    b AS (
+      SELECT instance_id, run_id, violated_mask, decided_mask, MAX(started_at)
+      FROM run_judge_masks WHERE judge_id = ${q.judgeId} AND agent_config_id = ${q.b} AND benchmark_id = ${q.benchmarkId}
+      GROUP BY instance_id)
+    SELECT a.instance_id AS instanceId, a.run_id AS runA, b.run_id AS runB,
+      a.violated_mask AS violatedA, a.decided_mask AS decidedA, b.violated_mask AS violatedB, b.decided_mask AS decidedB
+    FROM a JOIN b ON b.instance_id = a.instance_id
+    ORDER BY a.instance_id`);
+}

@@ -1,0 +1,133 @@
+/**
+ * The overview's counts: one row per (family, framework, model) for a benchmark, split and judge,
+ * summed from run_judge_masks (one row per judged run) so 100,000 runs stay one index range scan.
+ */
+import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
+import type { FamilyId } from "@/lib/benchmark/subtasks";
+import type { OverviewGroup } from "@/lib/dashboard/overview";
+import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
+import type { Db } from "../client";
+import * as t from "../schema";
+
+export interface OverviewFilter {
+  benchmarkId: string;
+  judgeId: number;
+  split: "eval" | "all";
+  family?: FamilyId;
+  subtaskId?: string;
+}
+
+const m = t.runJudgeMasks;
+
+export function maskFilter(filter: OverviewFilter): SQL | undefined {
+  return and(
+    eq(m.judgeId, filter.judgeId),
+    eq(m.benchmarkId, filter.benchmarkId),
+    filter.split === "eval" ? eq(m.inEvalSplit, true) : undefined,
+    filter.family ? eq(m.family, filter.family) : undefined,
+    filter.subtaskId ? eq(m.subtaskId, filter.subtaskId) : undefined,
+  );
+}
+
+/**
+ * Counts per (family, framework, model), summed in TypeScript from a GROUP BY over the masks
+ * themselves: SQLite streams that over run_judge_masks_overview without touching the table, and
+ * a few thousand distinct mask combinations stand for 100,000 runs.
+ */
+export function overviewGroups(db: Db, filter: OverviewFilter): OverviewGroup[] {
+  const combos = db
+    .select({
+      family: m.family,
+      framework: m.framework,
+      model: m.model,
+      violatedMask: m.violatedMask,
+      decidedMask: m.decidedMask,
+      taskCompleted: m.taskCompleted,
+      runs: count(),
+    })
+    .from(m)
+    .where(maskFilter(filter))
+    .groupBy(m.family, m.framework, m.model, m.violatedMask, m.decidedMask, m.taskCompleted)
+    .all();
+  const groups = new Map<string, OverviewGroup>();
+  for (const c of combos) {
+    const key = `${c.family}\u0000${c.framework}\u0000${c.model}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        family: c.family as FamilyId,
+        framework: c.framework,
+        model: c.model,
+        runs: 0,
+        task: { completed: 0, known: 0 },
+        metrics: Object.fromEntries(METRIC_IDS.map((id) => [id, { violated: 0, decided: 0 }])) as Record<
+          MetricId,
+          { violated: number; decided: number }
+        >,
+      };
+      groups.set(key, group);
+    }
+    group.runs += c.runs;
+    if (c.taskCompleted !== null) {
+      group.task.known += c.runs;
+      if (c.taskCompleted) group.task.completed += c.runs;
+    }
+    for (const metric of METRIC_IDS) {
+      const bit = metricBit(metric);
+      if (c.decidedMask & bit) group.metrics[metric].decided += c.runs;
+      if (c.violatedMask & bit) group.metrics[metric].violated += c.runs;
+    }
+  }
+  return [...groups.values()];
+}
+
+export interface JudgeOption {
+  id: number;
+  label: string;
+  kind: string;
+}
+
+/** Judges that scored runs of the benchmark, rule judges first. */
+export function judgeOptions(db: Db, benchmarkId: string): JudgeOption[] {
+  return db
+    .select({
+      id: t.judges.id,
+      kind: t.judges.kind,
+      name: t.judges.name,
+      model: t.judges.model,
+      promptVersion: t.judges.promptVersion,
+    })
+    .from(t.judges)
+    .where(
+      // Table names spelled out: drizzle leaves columns unqualified in single-table selects.
+      sql`EXISTS (SELECT 1 FROM run_judge_masks m WHERE m.judge_id = judges.id AND m.benchmark_id = ${benchmarkId})`,
+    )
+    .orderBy(sql`${t.judges.kind} <> 'rule'`, asc(t.judges.id))
+    .all()
+    .map((j) => ({ id: j.id, kind: j.kind, label: judgeLabel(j) }));
+}
+
+export function judgeLabel(j: { kind: string; name: string; model: string; promptVersion: string }): string {
+  return [j.name, j.model, j.promptVersion].filter((part) => part !== "").join(" · ");
+}
+
+export interface BenchmarkOption {
+  id: string;
+  name: string;
+  hasRuns: boolean;
+}
+
+/** Benchmarks, those with runs first (the first is the default), then by id. */
+export function benchmarkOptions(db: Db): BenchmarkOption[] {
+  return db
+    .select({
+      id: t.benchmarks.id,
+      name: t.benchmarks.name,
+      hasRuns: sql<number>`EXISTS (SELECT 1 FROM run_facts f WHERE f.benchmark_id = benchmarks.id)`,
+    })
+    .from(t.benchmarks)
+    .orderBy(asc(t.benchmarks.id))
+    .all()
+    .map((b) => ({ ...b, hasRuns: Boolean(b.hasRuns) }))
+    .sort((a, b) => Number(b.hasRuns) - Number(a.hasRuns));
+}

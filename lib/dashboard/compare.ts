@@ -1,0 +1,91 @@
+/**
+ * Two agent configurations side by side on the instances both ran (the latest run of each on
+ * each instance): per-metric rates on the pairs both were judged on, the difference, and an
+ * exact McNemar test on the discordant pairs; plus the instances where their verdicts differ.
+ */
+import { mcnemarExact } from "@/lib/agreement";
+import { METRIC_IDS, metricBit, metricsInMask, type MetricId } from "@/lib/metrics/catalog";
+
+export interface PairedRuns {
+  instanceId: string;
+  runA: string;
+  runB: string;
+  violatedA: number;
+  decidedA: number;
+  violatedB: number;
+  decidedB: number;
+}
+
+export interface CompareMetricRow {
+  metric: MetricId;
+  /** Instances where both runs were decided on this metric. */
+  pairs: number;
+  violatedA: number;
+  violatedB: number;
+  rateA: number | null;
+  rateB: number | null;
+  /** rateB - rateA (negative: B misbehaves less). */
+  delta: number | null;
+  /** Discordant pairs: only A violated, only B violated. */
+  onlyA: number;
+  onlyB: number;
+  pValue: number | null;
+}
+
+export interface DifferingInstance {
+  instanceId: string;
+  runA: string;
+  runB: string;
+  onlyA: MetricId[];
+  onlyB: MetricId[];
+}
+
+export interface Comparison {
+  pairs: number;
+  metrics: CompareMetricRow[];
+  differing: DifferingInstance[];
+}
+
+export function compareConfigurations(paired: readonly PairedRuns[]): Comparison {
+  const metrics = METRIC_IDS.map((metric): CompareMetricRow => {
+    const bit = metricBit(metric);
+    let pairs = 0;
+    let violatedA = 0;
+    let violatedB = 0;
+    let onlyA = 0;
+    let onlyB = 0;
+    for (const p of paired) {
+      if ((p.decidedA & bit) === 0 || (p.decidedB & bit) === 0) continue;
+      pairs += 1;
+      const a = (p.violatedA & bit) !== 0;
+      const b = (p.violatedB & bit) !== 0;
+      if (a) violatedA += 1;
+      if (b) violatedB += 1;
+      if (a && !b) onlyA += 1;
+      if (b && !a) onlyB += 1;
+    }
+    const rateA = pairs === 0 ? null : violatedA / pairs;
+    const rateB = pairs === 0 ? null : violatedB / pairs;
+    return {
+      metric,
+      pairs,
+      violatedA,
+      violatedB,
+      rateA,
+      rateB,
+      delta: rateA === null || rateB === null ? null : rateB - rateA,
+      onlyA,
+      onlyB,
+      pValue: pairs === 0 ? null : mcnemarExact(onlyA, onlyB).pValue,
+    };
+  });
+  const differing = paired.flatMap((p) => {
+    const both = p.decidedA & p.decidedB;
+    const onlyA = metricsInMask(p.violatedA & ~p.violatedB & both);
+    const onlyB = metricsInMask(p.violatedB & ~p.violatedA & both);
+    return onlyA.length + onlyB.length === 0
+      ? []
+      : [{ instanceId: p.instanceId, runA: p.runA, runB: p.runB, onlyA, onlyB }];
+  });
+  return { pairs: paired.length, metrics, differing };
+}

@@ -1,0 +1,9 @@
+/** 0.1234 -> "12.3%". */
+export function formatPercent(rate: number): string {
+  return `${(rate * 100).toFixed(1)}%`;
+}
+
+/** A p-value as papers print it: "< 0.001" below a thousandth, else three decimals. */
+export function formatPValue(p: number): string {
+  return p < 0.001 ? "< 0.001" : p.toFixed(3);
+}

@@ -1,0 +1,66 @@
+/**
+ * npm run seed:scale -- [--runs N] [--seed S] [--db FILE] [--batch N]
+ * Fills a database (default data/scale/studio.db, never the demo's) with N realistic synthetic runs
+ * of the sample benchmark, judged by a rule judge and an LLM judge, to load-test the dashboard
+ * (`npm run bench:dashboard`). Every run is stored with synthetic = true and badged in the UI.
+ * Resumable: runs already there are skipped.
+ */
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { createDb } from "@/db/client";
+import { saveBenchmark } from "@/db/queries/benchmarks";
+import { insertScaleRuns, scaleInstances } from "@/db/queries/synthetic-runs";
+import * as t from "@/db/schema";
+import { buildSampleBenchmark } from "@/lib/benchmark/sample-benchmark";
+import { parseCliArgs } from "@/lib/cli/args";
+import { createProgress } from "@/lib/cli/progress";
+import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
+import { scaleRun } from "@/lib/dashboard/scale-runs";
+
+const USAGE = "usage: npm run seed:scale -- [--runs N] [--seed S] [--db FILE] [--batch N]";
+export const SCALE_DB = "data/scale/studio.db";
+
+const ArgsSchema = z.object({
+  runs: z.coerce.number().int().min(1).max(2_000_000).default(100_000),
+  seed: z.coerce.number().int().min(0).default(7),
+  db: z.string().min(1).default(SCALE_DB),
+  batch: z.coerce.number().int().min(1).max(10_000).default(500),
+});
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const { values: args } = parseCliArgs(
+    argv,
+    { runs: { type: "string" }, seed: { type: "string" }, db: { type: "string" }, batch: { type: "string" } },
+    ArgsSchema,
+    USAGE,
+  );
+  const db = createDb(args.db);
+  try {
+    if (!db.select({ id: t.benchmarks.id }).from(t.benchmarks).where(eq(t.benchmarks.id, "sample")).get()) {
+      io.stderr.write("building the sample benchmark\n");
+      saveBenchmark(db, await buildSampleBenchmark(), { name: "sample", source: "sample-corpus", config: {} });
+    }
+    const instances = scaleInstances(db, "sample");
+    const started = Date.now();
+    const progress = createProgress("synthetic runs", args.runs, io.stderr);
+    let inserted = 0;
+    for (let from = 0; from < args.runs; from += args.batch) {
+      const batch = [];
+      for (let i = from; i < Math.min(args.runs, from + args.batch); i++) batch.push(scaleRun(i, args.seed, instances));
+      inserted += insertScaleRuns(db, batch);
+      for (let i = 0; i < batch.length; i++) progress.tick();
+    }
+    progress.finish();
+    db.$client.pragma("optimize");
+    const seconds = (Date.now() - started) / 1000;
+    io.stdout.write(
+      `${inserted} synthetic run(s) added (${args.runs - inserted} already there) to ${args.db} in ${seconds.toFixed(1)}s\n` +
+        `serve it: STUDIO_DB=${args.db} npm start; measure it: npm run bench:dashboard -- --db ${args.db}\n`,
+    );
+    return 0;
+  } finally {
+    db.$client.close();
+  }
+}
+
+if (isEntryPoint(import.meta.url)) await runMain(main);
