@@ -1,6 +1,9 @@
 /**
  * Builds the e2e database from scratch: the sample benchmark (data/sample-corpus) and 60
  * synthetic scripted runs (two pages of the runs list) judged by the rule judge, through the same library calls as the CLIs.
+ * Two more runs for the run detail page: a long one (over LONG_RUN_STEPS steps, a few of them
+ * outside the boundary contract, judged) for the virtualized trajectory, and an empty one (no
+ * steps, no changes, never judged) for its empty states.
  */
 import fs from "node:fs";
 import { createDb, databasePathFromEnv } from "@/db/client";
@@ -15,6 +18,10 @@ import { syntheticRun } from "@/lib/bundle/synthetic";
 import { bundleFilesOf } from "@/lib/bundle/write";
 
 const SEEDED_RUNS = 60;
+const LONG_RUN_STEPS = 2400;
+/** Indexes well past the seeded ones, so their instances (`task-<index % 500>`) are their own. */
+const LONG_RUN = { index: 777, seed: 12, steps: LONG_RUN_STEPS };
+const EMPTY_RUN = { index: 778, seed: 12, steps: 0 };
 const DATA = "data/sample-corpus/data.jsonl";
 
 const file = databasePathFromEnv();
@@ -32,8 +39,25 @@ for (let i = 0; i < SEEDED_RUNS; i++) {
   const label = `seed-${i}`;
   importParsedBundle(db, parseBundle(bundleFilesOf(syntheticRun({ index: i, seed: 11 })), label), { via: "cli" });
 }
+const longRun = syntheticRun(LONG_RUN);
+// Halfway through, steps that touch files against the contract: the trajectory highlights them.
+longRun.steps.splice(
+  LONG_RUN_STEPS / 2,
+  0,
+  { id: "w1", kind: "file_write", path: longRun.instance!.contract.mayChange[0]! },
+  { id: "w2", kind: "file_write", path: "scratch_test.py" },
+  { id: "w3", kind: "shell", command: "cat /etc/hostname", exitCode: 0, output: "sandbox\n", timedOut: false },
+);
+importParsedBundle(db, parseBundle(bundleFilesOf(longRun), "long-run"), { via: "cli" });
 const judgeId = ensureJudge(db, RULE_JUDGE);
 for (const runId of runsToEvaluate(db, judgeId))
   saveVerdicts(db, runId, judgeId, await ruleJudge(loadEvaluationInput(db, runId)));
+// Imported after judging: a run with nothing recorded and no verdicts.
+const empty = syntheticRun(EMPTY_RUN);
+importParsedBundle(db, parseBundle(bundleFilesOf({ ...empty, after: new Map(empty.before) }), "empty-run"), {
+  via: "cli",
+});
 db.$client.close();
-console.log(`seeded the sample benchmark (${built.instances.length} instances) and ${SEEDED_RUNS} runs into ${file}`);
+console.log(
+  `seeded the sample benchmark (${built.instances.length} instances) and ${SEEDED_RUNS} + 2 runs into ${file}`,
+);

@@ -1,9 +1,159 @@
-import { asc, eq } from "drizzle-orm";
-import type { RunDetail } from "@/lib/runs/types";
+/**
+ * One run as its page shows it: the task and contract, the trajectory (each step marked against
+ * the contract, long texts cut), every changed file with the contents its diff needs (within a
+ * budget; the rest is fetched per file), the verdicts, and ground truth vs the agent's function.
+ */
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { GroundTruthSchema, BoundaryContractSchema } from "@/lib/benchmark/schema";
+import type { Citation } from "@/lib/evaluation/schema";
+import { contractMarks } from "@/lib/runs/contract-marks";
+import {
+  decodeText,
+  diffPlan,
+  INLINE_DIFF_BUDGET_BYTES,
+  MAX_DIFF_BYTES,
+  type DiffPlan,
+  type SideInfo,
+} from "@/lib/runs/file-content";
+import type { FileDiffContent } from "@/lib/runs/schema";
+import { compareTarget } from "@/lib/runs/target-function";
+import type { ChangedFile, RunDetail, RunStep } from "@/lib/runs/types";
 import type { Db } from "../client";
 import * as t from "../schema";
+import type { StoredSetupChange } from "./benchmarks";
 
-export function getRunDetail(db: Db, runId: string): RunDetail | null {
+/** Characters of a step's text (and pretty-printed arguments) the page carries; the bundle keeps all. */
+export const STEP_TEXT_LIMIT = 16_000;
+
+export interface RunDetailOptions {
+  /** Bytes of file contents inlined into the page; files past it are fetched when scrolled to. */
+  inlineBudgetBytes?: number;
+  maxDiffBytes?: number;
+}
+
+function contentOf(db: Db, sha256: string | null): Buffer | null {
+  if (!sha256) return null;
+  return (
+    db.select({ content: t.fileContents.content }).from(t.fileContents).where(eq(t.fileContents.sha256, sha256)).get()
+      ?.content ?? null
+  );
+}
+
+function cut(text: string): string {
+  return text.length > STEP_TEXT_LIMIT ? `${text.slice(0, STEP_TEXT_LIMIT)}\n…` : text;
+}
+
+function prettyArguments(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") {
+    try {
+      return cut(JSON.stringify(JSON.parse(value), null, 2));
+    } catch {
+      return cut(value);
+    }
+  }
+  return cut(JSON.stringify(value, null, 2));
+}
+
+const beforeContent = alias(t.fileContents, "before_content");
+const afterContent = alias(t.fileContents, "after_content");
+
+interface ChangeRow {
+  path: string;
+  kind: string;
+  beforeSha256: string | null;
+  afterSha256: string | null;
+  beforeSize: number | null;
+  afterSize: number | null;
+  beforeStoredSize: number | null;
+  beforeIsText: boolean | null;
+  afterStoredSize: number | null;
+  afterIsText: boolean | null;
+}
+
+function changeRows(db: Db, runId: string, path?: string): ChangeRow[] {
+  return db
+    .select({
+      path: t.fileChanges.path,
+      kind: t.fileChanges.kind,
+      beforeSha256: t.fileChanges.beforeSha256,
+      afterSha256: t.fileChanges.afterSha256,
+      beforeSize: t.fileChanges.beforeSize,
+      afterSize: t.fileChanges.afterSize,
+      beforeStoredSize: beforeContent.size,
+      beforeIsText: beforeContent.isText,
+      afterStoredSize: afterContent.size,
+      afterIsText: afterContent.isText,
+    })
+    .from(t.fileChanges)
+    .leftJoin(beforeContent, eq(beforeContent.sha256, t.fileChanges.beforeSha256))
+    .leftJoin(afterContent, eq(afterContent.sha256, t.fileChanges.afterSha256))
+    .where(
+      path === undefined
+        ? eq(t.fileChanges.runId, runId)
+        : and(eq(t.fileChanges.runId, runId), eq(t.fileChanges.path, path)),
+    )
+    .orderBy(asc(t.fileChanges.path))
+    .all();
+}
+
+function planOf(row: ChangeRow, maxBytes: number): DiffPlan {
+  const side = (sha: string | null, size: number | null, isText: boolean | null): SideInfo =>
+    sha === null
+      ? { state: "absent" }
+      : size === null
+        ? { state: "missing" }
+        : { state: "stored", size, isText: isText ?? false };
+  return diffPlan(
+    side(row.beforeSha256, row.beforeStoredSize, row.beforeIsText),
+    side(row.afterSha256, row.afterStoredSize, row.afterIsText),
+    maxBytes,
+  );
+}
+
+function loadDiff(db: Db, row: ChangeRow): FileDiffContent {
+  const text = (sha: string | null) => {
+    if (sha === null) return "";
+    const data = contentOf(db, sha);
+    return data === null ? null : decodeText(data);
+  };
+  const before = text(row.beforeSha256);
+  const after = text(row.afterSha256);
+  if (before === null || after === null) return { status: "binary" };
+  return { status: "inline", before, after };
+}
+
+/** One changed file's diff contents (what the files route answers); null when the run changed no such file. */
+export function getChangedFileContent(
+  db: Db,
+  runId: string,
+  path: string,
+  maxDiffBytes = MAX_DIFF_BYTES,
+): FileDiffContent | null {
+  const [row] = changeRows(db, runId, path);
+  if (!row) return null;
+  const plan = planOf(row, maxDiffBytes);
+  return plan.status === "load" ? loadDiff(db, row) : plan;
+}
+
+/** The target file as the task set it up: the instance's setup change, else the repository snapshot. */
+function setupFileOf(db: Db, instance: { setup: unknown; snapshotId: number | null }, path: string): string | null {
+  const change = (instance.setup as StoredSetupChange[]).find((c) => c.path === path);
+  let sha256: string | null = change && !("delete" in change) ? change.sha256 : null;
+  if (!change && instance.snapshotId !== null) {
+    sha256 =
+      db
+        .select({ sha256: t.snapshotFiles.sha256 })
+        .from(t.snapshotFiles)
+        .where(and(eq(t.snapshotFiles.snapshotId, instance.snapshotId), eq(t.snapshotFiles.path, path)))
+        .get()?.sha256 ?? null;
+  }
+  const data = contentOf(db, sha256);
+  return data === null ? null : decodeText(data);
+}
+
+export function getRunDetail(db: Db, runId: string, options: RunDetailOptions = {}): RunDetail | null {
   const run = db
     .select({
       id: t.runs.id,
@@ -22,6 +172,9 @@ export function getRunDetail(db: Db, runId: string): RunDetail | null {
       subtaskId: t.instances.subtaskId,
       prompt: t.instances.prompt,
       contract: t.instances.contract,
+      groundTruth: t.instances.groundTruth,
+      setup: t.instances.setup,
+      snapshotId: t.instances.snapshotId,
       agentName: t.agentConfigs.name,
       framework: t.agentConfigs.framework,
       model: t.agentConfigs.model,
@@ -32,13 +185,39 @@ export function getRunDetail(db: Db, runId: string): RunDetail | null {
     .where(eq(t.runs.id, runId))
     .get();
   if (!run) return null;
-  const steps = db
+  const { setup, snapshotId, ...head } = run;
+  const contract = BoundaryContractSchema.parse(run.contract);
+  const groundTruth = GroundTruthSchema.parse(run.groundTruth);
+
+  const rows = changeRows(db, runId);
+  const maxBytes = options.maxDiffBytes ?? MAX_DIFF_BYTES;
+  let budget = options.inlineBudgetBytes ?? INLINE_DIFF_BUDGET_BYTES;
+  const changes: ChangedFile[] = rows.map((row) => {
+    const plan = planOf(row, maxBytes);
+    let content: FileDiffContent;
+    if (plan.status !== "load") content = plan;
+    else if (plan.bytes > budget) content = { status: "deferred" };
+    else {
+      budget -= plan.bytes;
+      content = loadDiff(db, row);
+    }
+    return {
+      path: row.path,
+      kind: row.kind as ChangedFile["kind"],
+      beforeSize: row.beforeSize,
+      afterSize: row.afterSize,
+      content,
+    };
+  });
+
+  const stepRows = db
     .select({
       position: t.trajectorySteps.position,
       stepId: t.trajectorySteps.stepId,
       kind: t.trajectorySteps.kind,
       role: t.trajectorySteps.role,
-      text: t.trajectorySteps.text,
+      text: sql<string | null>`substr(${t.trajectorySteps.text}, 1, ${STEP_TEXT_LIMIT})`,
+      textLength: sql<number | null>`length(${t.trajectorySteps.text})`,
       toolName: t.trajectorySteps.toolName,
       toolArguments: t.trajectorySteps.toolArguments,
       command: t.trajectorySteps.command,
@@ -49,19 +228,20 @@ export function getRunDetail(db: Db, runId: string): RunDetail | null {
     .from(t.trajectorySteps)
     .where(eq(t.trajectorySteps.runId, runId))
     .orderBy(asc(t.trajectorySteps.position))
-    .all()
-    .map((s) => ({ ...s, toolArguments: s.toolArguments === null ? null : JSON.stringify(s.toolArguments) }));
-  const changes = db
-    .select({
-      path: t.fileChanges.path,
-      kind: t.fileChanges.kind,
-      beforeSize: t.fileChanges.beforeSize,
-      afterSize: t.fileChanges.afterSize,
-    })
-    .from(t.fileChanges)
-    .where(eq(t.fileChanges.runId, runId))
-    .orderBy(asc(t.fileChanges.path))
     .all();
+  const marks = contractMarks(
+    stepRows,
+    contract,
+    rows.map((r) => r.path),
+  );
+  const steps: RunStep[] = stepRows.map((s, i) => ({
+    ...s,
+    textLength: s.textLength !== null && s.textLength > STEP_TEXT_LIMIT ? s.textLength : null,
+    toolArguments: prettyArguments(s.toolArguments),
+    command: s.command === null ? null : cut(s.command),
+    marks: marks[i] ?? [],
+  }));
+
   const verdicts = db
     .select({
       metric: t.verdicts.metric,
@@ -77,14 +257,44 @@ export function getRunDetail(db: Db, runId: string): RunDetail | null {
     .from(t.verdicts)
     .innerJoin(t.judges, eq(t.judges.id, t.verdicts.judgeId))
     .where(eq(t.verdicts.runId, runId))
+    .orderBy(asc(t.judges.id))
     .all()
     .map((v) => ({
       ...v,
-      citations: v.citations as RunDetail["verdicts"][number]["citations"],
+      citations: v.citations as Citation[],
       // Imported bundles may carry plain sentences; judges here store {message, path, line, hunk}.
       evidence: (v.evidence as (string | { message: string })[]).map((e) =>
         typeof e === "string" ? { message: e } : e,
       ),
     }));
-  return { ...run, contract: run.contract as RunDetail["contract"], steps, changes, verdicts };
+
+  let target: RunDetail["target"] = null;
+  const file = groundTruth.originalFile;
+  if (file && groundTruth.targetQualifiedName) {
+    const change = rows.find((r) => r.path === file);
+    const afterData = change ? contentOf(db, change.afterSha256) : undefined;
+    const finalAnswer =
+      db
+        .select({ text: t.trajectorySteps.text })
+        .from(t.trajectorySteps)
+        .where(
+          and(
+            eq(t.trajectorySteps.runId, runId),
+            eq(t.trajectorySteps.kind, "message"),
+            eq(t.trajectorySteps.role, "assistant"),
+          ),
+        )
+        .orderBy(desc(t.trajectorySteps.position))
+        .limit(1)
+        .get()?.text ?? null;
+    target = compareTarget({
+      subtask: run.subtaskId,
+      groundTruth,
+      fileAfter: afterData === undefined ? undefined : afterData === null ? null : decodeText(afterData),
+      fileSetup: change ? null : setupFileOf(db, { setup, snapshotId }, file),
+      finalAnswer,
+    });
+  }
+
+  return { ...head, contract, groundTruth, steps, changes, verdicts, target };
 }

@@ -4,8 +4,10 @@ import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { getRunDetail } from "@/db/queries/run-detail";
 import { ContractView } from "@/components/benchmark/contract-view";
+import { FileDiffList } from "@/components/diff/file-diff-list";
+import { TargetComparisonView } from "@/components/diff/target-comparison";
 import { VerdictPanel } from "@/components/runs/verdict-panel";
-import { StepList } from "@/components/trajectory/step-list";
+import { TrajectoryViewer } from "@/components/trajectory/trajectory-viewer";
 import { safeDecode } from "@/lib/util/decode";
 import { formatCost, formatDurationMs, formatTokens } from "@/lib/util/format";
 
@@ -14,35 +16,81 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const id = safeDecode((await params).id);
   const run = id === null ? null : getRunDetail(getAppDb(), id);
   if (!run) notFound();
+  const flagged = run.steps.filter((s) => s.marks.some((m) => m.severity === "violation")).length;
+  const sections = [
+    { id: "task", label: "Task" },
+    { id: "verdicts", label: `Verdicts (${run.verdicts.length})` },
+    { id: "trajectory", label: `Trajectory (${run.steps.length.toLocaleString("en")})` },
+    { id: "changes", label: `Changed files (${run.changes.length})` },
+    ...(run.target ? [{ id: "target", label: "Ground truth vs agent" }] : []),
+  ];
   return (
-    <section>
+    <article className="run-detail">
       <p className="muted">
         <Link href="/runs">Runs</Link> · {run.framework} / {run.model} · {run.subtaskId}
         {run.scripted ? <span className="badge">scripted</span> : null}
       </p>
       <h1 data-testid="run-id">{run.id}</h1>
       <p className="muted">
-        <span className={`status status-${run.status}`}>{run.status}</span> ({run.exitReason}) · {run.stepCount} steps ·{" "}
-        {formatTokens(run.inputTokens + run.outputTokens)} tokens · {formatCost(run.costUsd)} ·{" "}
-        {formatDurationMs(run.durationMs)} · instance{" "}
+        <span className={`status status-${run.status}`}>{run.status}</span> ({run.exitReason}) ·{" "}
+        {run.stepCount.toLocaleString("en")} steps · {formatTokens(run.inputTokens + run.outputTokens)} tokens ·{" "}
+        {formatCost(run.costUsd)} · {formatDurationMs(run.durationMs)} · task{" "}
+        {run.taskCompleted === null ? "not checked" : run.taskCompleted ? "completed" : "not completed"} · instance{" "}
         <Link href={`/instances/${run.instanceId.split("/").map(encodeURIComponent).join("/")}`}>{run.instanceId}</Link>
       </p>
-      <h2>Task</h2>
-      <blockquote className="prompt">{run.prompt}</blockquote>
-      <ContractView contract={run.contract} />
-      <VerdictPanel verdicts={run.verdicts} />
-      <h2>Changed files ({run.changes.length})</h2>
-      <ul className="plain" data-testid="changed-files">
-        {run.changes.map((c) => (
-          <li key={c.path} id={`file-${c.path}`}>
-            <span className={`change change-${c.kind}`}>{c.kind}</span> <code>{c.path}</code>{" "}
-            <span className="muted">
-              {c.beforeSize ?? "–"} → {c.afterSize ?? "–"} bytes
-            </span>
-          </li>
+      {run.error ? (
+        <p className="notice notice-error" data-testid="run-error">
+          The run ended with an error: {run.error}
+        </p>
+      ) : null}
+      <nav className="run-nav" aria-label="Sections of this run">
+        {sections.map((s) => (
+          <a key={s.id} href={`#${s.id}`}>
+            {s.label}
+          </a>
         ))}
-      </ul>
-      <StepList steps={run.steps} />
-    </section>
+      </nav>
+
+      <section id="task" className="run-section" aria-labelledby="task-title">
+        <h2 id="task-title">Task</h2>
+        <div className="task-grid">
+          <blockquote className="prompt" data-testid="run-prompt">
+            {run.prompt}
+          </blockquote>
+          <div>
+            <ContractView contract={run.contract} />
+          </div>
+        </div>
+      </section>
+
+      <section id="verdicts" className="run-section" aria-labelledby="verdicts-title">
+        <h2 id="verdicts-title">Verdicts</h2>
+        <VerdictPanel verdicts={run.verdicts} changedPaths={run.changes.map((c) => c.path)} />
+      </section>
+
+      <section id="trajectory" className="run-section" aria-labelledby="trajectory-title">
+        <h2 id="trajectory-title">
+          Trajectory <span className="muted">· {run.steps.length.toLocaleString("en")} steps</span>
+          {flagged > 0 ? (
+            <span className="mark mark-violation" data-testid="flagged-count">
+              {flagged} step{flagged === 1 ? "" : "s"} outside the contract
+            </span>
+          ) : null}
+        </h2>
+        <TrajectoryViewer steps={run.steps} />
+      </section>
+
+      <section id="changes" className="run-section" aria-labelledby="changes-title">
+        <h2 id="changes-title">Changed files ({run.changes.length})</h2>
+        <FileDiffList runId={run.id} changes={run.changes} />
+      </section>
+
+      {run.target ? (
+        <section id="target" className="run-section" aria-labelledby="target-title">
+          <h2 id="target-title">Ground truth vs agent</h2>
+          <TargetComparisonView target={run.target} />
+        </section>
+      ) : null}
+    </article>
   );
 }

@@ -1,0 +1,28 @@
+import { getAppDb } from "@/db/app-db";
+import { getChangedFileContent } from "@/db/queries/run-detail";
+import { RunIdSchema } from "@/lib/bundle/schema";
+import { AppError, httpStatusOf, publicMessageOf } from "@/lib/errors/app-error";
+import { RunFileQuerySchema } from "@/lib/runs/schema";
+import { safeDecode } from "@/lib/util/decode";
+
+export const runtime = "nodejs";
+
+/**
+ * GET /api/runs/<id>/files?path=<workspace path> — one changed file's diff contents (before and
+ * after), for the diffs the run page leaves out of its first load (see lib/runs/file-content.ts).
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    const id = RunIdSchema.safeParse(safeDecode((await params).id));
+    if (!id.success) throw new AppError("INVALID_INPUT", "not a run id");
+    const query = RunFileQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+    if (!query.success) throw new AppError("INVALID_INPUT", "give the file as ?path=<workspace-relative path>");
+    const content = getChangedFileContent(getAppDb(), id.data, query.data.path);
+    if (!content) throw new AppError("NOT_FOUND", `run ${id.data} changed no file ${query.data.path}`);
+    return Response.json(content, { headers: { "cache-control": "private, max-age=300" } });
+  } catch (error) {
+    const status = httpStatusOf(error);
+    if (status >= 500) console.error("GET /api/runs/[id]/files failed:", error);
+    return Response.json({ error: publicMessageOf(error) }, { status });
+  }
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import type { GroundTruth } from "@/lib/benchmark/schema";
+import { compareTarget, dedentBlock, extractFunction, groundTruthFunction, type TargetInput } from "./target-function";
+
+const gt: GroundTruth = {
+  originalFile: "pkg/shapes.py",
+  targetQualifiedName: "Circle.area",
+  signature: "    def area(self) -> float:",
+  docstring: '        """Return the area."""',
+  body: "        return math.pi * self.r ** 2",
+  dependencies: { intraClass: [], intraFile: [], crossFile: [] },
+  destinationFile: null,
+  tests: [],
+};
+
+const fileAfter = [
+  "import math",
+  "",
+  "class Circle:",
+  "    def __init__(self, r):",
+  "        self.r = r",
+  "",
+  "    @property",
+  "    def area(self) -> float:",
+  '        """Return the area."""',
+  "        return 3.14 * self.r * self.r",
+  "",
+  "    def perimeter(self):",
+  "        return 2 * math.pi * self.r",
+  "",
+].join("\n");
+
+const input = (over: Partial<TargetInput>): TargetInput => ({
+  subtask: "codegen_file",
+  groundTruth: gt,
+  fileAfter: undefined,
+  fileSetup: null,
+  finalAnswer: null,
+  ...over,
+});
+
+describe("ground truth vs agent", () => {
+  it("builds the ground-truth function from signature, given docstring and body, dedented", () => {
+    expect(groundTruthFunction(gt)).toBe(
+      'def area(self) -> float:\n    """Return the area."""\n    return math.pi * self.r ** 2',
+    );
+    // A docstring that is not a string literal (a bare sentence) is left out.
+    expect(groundTruthFunction({ ...gt, docstring: "Return the area." })).toBe(
+      "def area(self) -> float:\n    return math.pi * self.r ** 2",
+    );
+  });
+
+  it("extracts a method by its qualified name, with or without its decorators", () => {
+    expect(extractFunction(fileAfter, "Circle.area", false)).toBe(
+      'def area(self) -> float:\n    """Return the area."""\n    return 3.14 * self.r * self.r',
+    );
+    expect(extractFunction(fileAfter, "Circle.area", true)?.split("\n")[0]).toBe("@property");
+    expect(extractFunction(fileAfter, "Square.side", false)).toBeNull();
+  });
+
+  it("takes the agent's version from the target file after the run", () => {
+    expect(compareTarget(input({ fileAfter }))).toEqual({
+      qualifiedName: "Circle.area",
+      file: "pkg/shapes.py",
+      groundTruth: groundTruthFunction(gt),
+      agent: 'def area(self) -> float:\n    """Return the area."""\n    return 3.14 * self.r * self.r',
+      source: "file",
+      problem: null,
+    });
+  });
+
+  it("falls back to the file as set up when the run left it unchanged, and says when it is gone", () => {
+    const unchanged = compareTarget(input({ fileSetup: fileAfter }));
+    expect(unchanged).toMatchObject({ source: "unchanged_file", problem: null });
+    expect(compareTarget(input({}))).toMatchObject({ agent: null, problem: expect.stringContaining("not available") });
+    expect(compareTarget(input({ fileAfter: null }))).toMatchObject({
+      agent: null,
+      problem: "the agent deleted pkg/shapes.py",
+    });
+    expect(compareTarget(input({ fileAfter: "x = 1\n" }))).toMatchObject({
+      agent: null,
+      problem: "`Circle.area` is not defined in pkg/shapes.py after the run",
+    });
+  });
+
+  it("reads the function-level answer from the final message's code block", () => {
+    const finalAnswer = "Here it is:\n```python\ndef area(self) -> float:\n    return math.pi * self.r ** 2\n```\n";
+    expect(compareTarget(input({ subtask: "codegen_function", finalAnswer }))).toMatchObject({
+      source: "answer",
+      agent: "def area(self) -> float:\n    return math.pi * self.r ** 2",
+      problem: null,
+    });
+    expect(compareTarget(input({ subtask: "codegen_function", finalAnswer: "Done." }))).toMatchObject({
+      agent: null,
+      problem: "the final answer has no definition of `area`",
+    });
+    expect(compareTarget(input({ subtask: "codegen_function" }))).toMatchObject({
+      problem: "the agent gave no final answer",
+    });
+  });
+
+  it("has nothing to compare outside code generation or without a target", () => {
+    expect(compareTarget(input({ subtask: "delete_file", fileAfter }))).toBeNull();
+    expect(compareTarget(input({ groundTruth: { ...gt, targetQualifiedName: null } }))).toBeNull();
+  });
+
+  it("dedents by the smallest indentation, tabs counted to eight", () => {
+    expect(dedentBlock("    a\n\n      b\n")).toBe("a\n\n  b");
+    expect(dedentBlock("\tx\n        y")).toBe("x\ny");
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Ground truth vs the agent for the target function of a code generation instance. The ground
+ * truth is the instance's signature, the docstring the agent was given and the original body; the
+ * agent's version is the function in its final answer (function level) or in the target file as
+ * the run left it (file and repository level). Both are shown dedented, to diff cleanly.
+ */
+import { outlineDefinitions, type OutlineDefinition } from "@/lib/analysis/python-outline";
+import { codeCandidates } from "@/lib/analysis/snippet";
+import type { GroundTruth } from "@/lib/benchmark/schema";
+
+const CODE_GENERATION = new Set(["codegen_function", "codegen_file", "codegen_repository"]);
+
+export interface TargetComparison {
+  qualifiedName: string;
+  file: string;
+  groundTruth: string;
+  /** The agent's function, or null with `problem` saying why there is none. */
+  agent: string | null;
+  /** answer: the final message; file: the target file after the run; unchanged_file: the run left it as set up. */
+  source: "answer" | "file" | "unchanged_file";
+  problem: string | null;
+}
+
+export interface TargetInput {
+  subtask: string;
+  groundTruth: GroundTruth;
+  /** The target file after the run: its text, null when deleted, undefined when the run did not change it. */
+  fileAfter: string | null | undefined;
+  /** The target file as the task set it up, when known. */
+  fileSetup: string | null;
+  /** The agent's last assistant message. */
+  finalAnswer: string | null;
+}
+
+function indentWidth(line: string): number {
+  let width = 0;
+  for (const c of line) {
+    if (c === " ") width += 1;
+    else if (c === "\t") width += 8 - (width % 8);
+    else break;
+  }
+  return width;
+}
+
+/** Removes the smallest indentation of the non-blank lines from each line. */
+export function dedentBlock(text: string): string {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const widths = lines.filter((l) => l.trim() !== "").map(indentWidth);
+  const common = widths.length === 0 ? 0 : Math.min(...widths);
+  return lines
+    .map((line) => {
+      let removed = 0;
+      let i = 0;
+      while (i < line.length && removed < common && (line[i] === " " || line[i] === "\t")) {
+        removed = line[i] === "\t" ? removed + 8 - (removed % 8) : removed + 1;
+        i += 1;
+      }
+      return line.slice(i);
+    })
+    .join("\n")
+    .replace(/\n+$/, "");
+}
+
+/** The ground-truth function: signature, the given docstring when it is a string literal, body. */
+export function groundTruthFunction(gt: GroundTruth): string {
+  const docstring = gt.docstring && /^[rRuUbB]?("""|'''|"|')/.test(gt.docstring.trim()) ? gt.docstring : null;
+  return dedentBlock([gt.signature, docstring, gt.body].filter((part): part is string => !!part).join("\n"));
+}
+
+function pick(definitions: readonly OutlineDefinition[], target: string): OutlineDefinition | null {
+  const name = target.split(".").at(-1) ?? target;
+  const functions = definitions.filter((d) => d.kind === "def");
+  return (
+    functions.find((d) => d.qualifiedName === target) ??
+    functions.find((d) => target.endsWith(`.${d.qualifiedName}`) || d.qualifiedName.endsWith(`.${target}`)) ??
+    functions.find((d) => d.name === name) ??
+    null
+  );
+}
+
+/** The target's lines in `source` (from its decorators when `withDecorators`), dedented; null when absent. */
+export function extractFunction(source: string, target: string, withDecorators: boolean): string | null {
+  const definition = pick(outlineDefinitions(source), target);
+  if (!definition) return null;
+  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const start = withDecorators ? definition.startLine : definition.defLine;
+  return dedentBlock(lines.slice(start - 1, definition.endLine).join("\n"));
+}
+
+export function compareTarget(input: TargetInput): TargetComparison | null {
+  const gt = input.groundTruth;
+  const target = gt.targetQualifiedName;
+  const file = gt.originalFile;
+  if (!CODE_GENERATION.has(input.subtask) || !target || !file || (!gt.signature && !gt.body)) return null;
+  // Decorators belong to the comparison only when the recorded signature starts with them.
+  const withDecorators = gt.signature?.trimStart().startsWith("@") ?? false;
+  const base = { qualifiedName: target, file, groundTruth: groundTruthFunction(gt) };
+  const name = target.split(".").at(-1) ?? target;
+
+  if (input.subtask === "codegen_function") {
+    const result = { ...base, source: "answer" as const };
+    if (!input.finalAnswer?.trim()) return { ...result, agent: null, problem: "the agent gave no final answer" };
+    for (const code of codeCandidates(input.finalAnswer)) {
+      const agent = extractFunction(code, target, withDecorators);
+      if (agent !== null) return { ...result, agent, problem: null };
+    }
+    return { ...result, agent: null, problem: `the final answer has no definition of \`${name}\`` };
+  }
+
+  if (input.fileAfter === null) return { ...base, source: "file", agent: null, problem: `the agent deleted ${file}` };
+  const source = input.fileAfter === undefined ? "unchanged_file" : "file";
+  const text = input.fileAfter ?? input.fileSetup;
+  if (text === null) {
+    return { ...base, source, agent: null, problem: `the task's version of ${file} is not available` };
+  }
+  const agent = extractFunction(text, target, withDecorators);
+  return agent === null
+    ? { ...base, source, agent: null, problem: `\`${target}\` is not defined in ${file} after the run` }
+    : { ...base, source, agent, problem: null };
+}
