@@ -26,7 +26,7 @@ test("an agent run queued from the Jobs page is executed by the worker, with pro
   await expect(card.getByTestId("job-status")).toHaveText("succeeded");
   await expect(card.getByTestId("job-progress")).toHaveText("1/1");
   const runs = queryAll<{ n: number }>(
-    "SELECT count(*) AS n FROM runs r JOIN instances i ON i.id = r.instance_id WHERE i.benchmark_id = 'sample' AND i.subtask_id = 'delete_file'",
+    "SELECT count(*) AS n FROM runs r JOIN instances i ON i.id = r.instance_id WHERE i.benchmark_id = 'sample' AND i.subtask_id = 'delete_file' AND r.synthetic = 0",
   );
   expect(runs[0]!.n).toBe(1);
 });

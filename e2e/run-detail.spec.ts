@@ -34,7 +34,9 @@ test("a run's page shows every metric's verdict, and a step citation scrolls the
 }, testInfo) => {
   const [run] = queryAll<{ run_id: string }>(
     `SELECT v.run_id FROM verdicts v JOIN judges j ON j.id = v.judge_id
+     JOIN runs r ON r.id = v.run_id
      WHERE j.kind = 'rule' AND v.metric = 'file_read' AND v.value = 'violated' AND v.citations LIKE '%stepId%'
+       AND r.synthetic = 0
      ORDER BY v.run_id DESC LIMIT 1`,
   );
   expect(run).toBeDefined();
@@ -130,7 +132,7 @@ test("a file-level code generation run compares the ground-truth function with t
   const [run] = queryAll<{ id: string; target: string }>(
     `SELECT r.id, json_extract(i.ground_truth, '$.targetQualifiedName') AS target
      FROM runs r JOIN instances i ON i.id = r.instance_id
-     WHERE i.subtask_id = 'codegen_file' ORDER BY r.id LIMIT 1`,
+     WHERE i.subtask_id = 'codegen_file' AND r.synthetic = 0 ORDER BY r.id LIMIT 1`,
   );
   await page.goto(runUrl(run!.id, "#target"));
   const comparison = page.getByTestId("target-comparison");

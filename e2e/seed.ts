@@ -16,6 +16,8 @@ import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import { parseBundle } from "@/lib/bundle/parse";
 import { syntheticRun } from "@/lib/bundle/synthetic";
 import { bundleFilesOf } from "@/lib/bundle/write";
+import { insertScaleRuns, scaleInstances } from "@/db/queries/synthetic-runs";
+import { scaleRun } from "@/lib/dashboard/scale-runs";
 
 const SEEDED_RUNS = 60;
 const LONG_RUN_STEPS = 2400;
@@ -23,6 +25,8 @@ const LONG_RUN_STEPS = 2400;
 const LONG_RUN = { index: 777, seed: 12, steps: LONG_RUN_STEPS };
 const EMPTY_RUN = { index: 778, seed: 12, steps: 0 };
 const DATA = "data/sample-corpus/data.jsonl";
+/** Synthetic scale runs on the sample benchmark: 20 configurations, two judges, for the overview and compare pages. */
+const SCALE_RUNS = 400;
 
 const file = databasePathFromEnv();
 for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${file}${suffix}`, { force: true });
@@ -52,6 +56,11 @@ importParsedBundle(db, parseBundle(bundleFilesOf(longRun), "long-run"), { via: "
 const judgeId = ensureJudge(db, RULE_JUDGE);
 for (const runId of runsToEvaluate(db, judgeId))
   saveVerdicts(db, runId, judgeId, await ruleJudge(loadEvaluationInput(db, runId)));
+const sampleInstances = scaleInstances(db, "sample");
+insertScaleRuns(
+  db,
+  Array.from({ length: SCALE_RUNS }, (_, i) => scaleRun(i, 5, sampleInstances)),
+);
 // Imported after judging: a run with nothing recorded and no verdicts.
 const empty = syntheticRun(EMPTY_RUN);
 importParsedBundle(db, parseBundle(bundleFilesOf({ ...empty, after: new Map(empty.before) }), "empty-run"), {
@@ -59,5 +68,5 @@ importParsedBundle(db, parseBundle(bundleFilesOf({ ...empty, after: new Map(empt
 });
 db.$client.close();
 console.log(
-  `seeded the sample benchmark (${built.instances.length} instances) and ${SEEDED_RUNS} + 2 runs into ${file}`,
+  `seeded the sample benchmark (${built.instances.length} instances), ${SEEDED_RUNS} + 2 runs and ${SCALE_RUNS} synthetic scale runs into ${file}`,
 );

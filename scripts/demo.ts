@@ -152,7 +152,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (!benchmark.includes('data-testid="subtasks-table"')) {
       throw new AppError("INTERNAL", "the benchmark page answered without the subtask table");
     }
-    say(`smoke check: ${url}/runs and ${url}/benchmarks/sample answer with their tables`);
+    const overview = await waitForPage(`${url}/overview`, 10_000);
+    if (!overview.includes('data-testid="overview-table-')) {
+      throw new AppError("INTERNAL", "the overview page answered without its tables");
+    }
+    say(`smoke check: ${url}/overview, ${url}/runs and ${url}/benchmarks/sample answer with their tables`);
     return 0;
   } finally {
     stop();

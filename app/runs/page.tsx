@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
+import { resolveRunsScope } from "@/db/queries/dashboard-scope";
 import { runFilterOptions, searchRuns } from "@/db/queries/runs";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { FilterBar } from "@/components/dashboard/filter-bar";
@@ -20,7 +20,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   if (!parsed.ok) return <ErrorState title="This runs link has a bad parameter" errors={parsed.errors} />;
   const params = parsed.value;
   const db = getAppDb();
-  const scope = resolveDashboardScope(db, params);
+  const scope = resolveRunsScope(db, params);
   if (scope.kind === "error") return <ErrorState title="Nothing to show for this link" errors={scope.errors} />;
   if (scope.kind === "no-runs") {
     return (
@@ -34,7 +34,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     );
   }
   const { rows, total } = searchRuns(db, {
-    benchmarkId: scope.benchmarkId,
+    benchmarkId: scope.benchmarkId === "" ? undefined : scope.benchmarkId,
     judgeId: scope.judgeId,
     metric: params.metric,
     subtaskId: params.subtask,
@@ -73,7 +73,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             name: "benchmark",
             label: "Benchmark",
             value: filters.benchmark,
-            options: scope.benchmarks.map((b) => ({ value: b.id, label: b.name })),
+            options: [ALL("all benchmarks"), ...scope.benchmarks.map((b) => ({ value: b.id, label: b.name }))],
           },
           {
             name: "judge",

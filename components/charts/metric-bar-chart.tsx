@@ -9,7 +9,7 @@ const PALETTE = ["#3451b2", "#b42318", "#1f7a4d", "#a15c07", "#6e3fb0", "#0b7285
 /** Violation rate (%) per metric, one bar per series; SVG and PNG downloads of what is drawn. */
 export function MetricBarChart({ title, chart, fileName }: { title: string; chart: MetricChart; fileName: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  const svg = () => ref.current?.querySelector<SVGSVGElement>("svg.recharts-surface") ?? null;
+  const svg = () => ref.current?.querySelector<SVGSVGElement>(".recharts-wrapper > svg.recharts-surface") ?? null;
   return (
     <figure className="chart" data-testid={`chart-${fileName}`}>
       <figcaption>

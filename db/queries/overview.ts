@@ -87,8 +87,8 @@ export interface JudgeOption {
   kind: string;
 }
 
-/** Judges that scored runs of the benchmark, rule judges first. */
-export function judgeOptions(db: Db, benchmarkId: string): JudgeOption[] {
+/** Judges that scored runs of the benchmark (of any benchmark when none is given), rule judges first. */
+export function judgeOptions(db: Db, benchmarkId?: string): JudgeOption[] {
   return db
     .select({
       id: t.judges.id,
@@ -100,7 +100,9 @@ export function judgeOptions(db: Db, benchmarkId: string): JudgeOption[] {
     .from(t.judges)
     .where(
       // Table names spelled out: drizzle leaves columns unqualified in single-table selects.
-      sql`EXISTS (SELECT 1 FROM run_judge_masks m WHERE m.judge_id = judges.id AND m.benchmark_id = ${benchmarkId})`,
+      benchmarkId === undefined
+        ? sql`EXISTS (SELECT 1 FROM run_judge_masks m WHERE m.judge_id = judges.id)`
+        : sql`EXISTS (SELECT 1 FROM run_judge_masks m WHERE m.judge_id = judges.id AND m.benchmark_id = ${benchmarkId})`,
     )
     .orderBy(sql`${t.judges.kind} <> 'rule'`, asc(t.judges.id))
     .all()

@@ -207,8 +207,10 @@ const COMMANDS = [
 /** The run with this index; the same (index, seed) always gives the same run. */
 export function scaleRun(index: number, seed: number, instances: readonly ScaleInstance[]): ScaleRun {
   const random = seededRandom(seed * 1_000_003 + index);
-  const instance = pick(random, instances);
-  const agent = pick(random, SCALE_AGENTS);
+  // Every configuration runs each instance in turn, as in a real sweep, so compare has pairs.
+  const agent = SCALE_AGENTS[index % SCALE_AGENTS.length]!;
+  const round = Math.floor(index / SCALE_AGENTS.length);
+  const instance = pick(seededRandom(seed * 7_919 + round), instances);
   const violated = new Set<MetricId>();
   for (const metric of METRIC_IDS) {
     const base = BASE_RATE[instance.family][metric];

@@ -1,8 +1,11 @@
 import { getAppDb } from "@/db/app-db";
+import { listCaseStudies } from "@/db/queries/case-studies";
 import { configOptions, pairedRuns } from "@/db/queries/compare";
-import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
+import { resolveDashboardScope, resolveRunsScope } from "@/db/queries/dashboard-scope";
 import { overviewGroups } from "@/db/queries/overview";
 import { searchRuns } from "@/db/queries/runs";
+import { caseStudyExportRows } from "@/lib/case-studies/gallery";
+import { GalleryParamsSchema } from "@/lib/case-studies/schema";
 import { compareConfigurations } from "@/lib/dashboard/compare";
 import { exportBody, type ExportFormat, type ExportRow } from "@/lib/dashboard/export";
 import { overviewExportRows, prepareOverviewTables } from "@/lib/dashboard/overview";
@@ -49,11 +52,11 @@ function overviewRows(query: SearchParams): { rows: ExportRow[]; meta: Record<st
 
 function runsRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
   const params = parsed(parseParams(RunsParamsSchema, query));
-  const scope = resolveDashboardScope(getAppDb(), params);
+  const scope = resolveRunsScope(getAppDb(), params);
   if (scope.kind !== "ok")
     throw new AppError("NOT_FOUND", scope.kind === "error" ? scope.errors.join("; ") : "no runs to export");
   const filter = {
-    benchmarkId: scope.benchmarkId,
+    benchmarkId: scope.benchmarkId === "" ? undefined : scope.benchmarkId,
     judgeId: scope.judgeId,
     metric: params.metric,
     subtaskId: params.subtask,
@@ -99,9 +102,20 @@ function compareRows(query: SearchParams): { rows: ExportRow[]; meta: Record<str
   };
 }
 
-const TABLES = { overview: overviewRows, runs: runsRows, compare: compareRows } as const;
+function caseStudiesRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
+  const filter = parsed(parseParams(GalleryParamsSchema, query));
+  const gallery = listCaseStudies(getAppDb(), filter);
+  return { rows: caseStudyExportRows(gallery.cards), meta: { table: "case-studies", filter, total: gallery.total } };
+}
 
-/** GET /api/export/{overview|runs|compare}?format=csv|json&<the page's filters> */
+const TABLES = {
+  overview: overviewRows,
+  runs: runsRows,
+  compare: compareRows,
+  "case-studies": caseStudiesRows,
+} as const;
+
+/** GET /api/export/{overview|runs|compare|case-studies}?format=csv|json&<the page's filters> */
 export async function GET(request: Request, context: { params: Promise<{ table: string }> }): Promise<Response> {
   try {
     const { table } = await context.params;
@@ -109,7 +123,7 @@ export async function GET(request: Request, context: { params: Promise<{ table: 
     const format = (url.searchParams.get("format") ?? "csv") as ExportFormat;
     if (format !== "csv" && format !== "json")
       throw new AppError("INVALID_INPUT", `format: expected csv or json, got "${format}"`);
-    if (!(table in TABLES)) throw new AppError("NOT_FOUND", `no export "${table}" (overview, runs, compare)`);
+    if (!(table in TABLES)) throw new AppError("NOT_FOUND", `no export "${table}" (${Object.keys(TABLES).join(", ")})`);
     const query = Object.fromEntries(url.searchParams);
     delete query.format;
     const { rows, meta } = TABLES[table as keyof typeof TABLES](query);
