@@ -363,6 +363,11 @@ export const agreementSets = sqliteTable("agreement_sets", {
   size: integer("size").notNull(),
   /** How the set was drawn: strata (subtask x framework x model), filters, judges compared. */
   design: text("design", { mode: "json" }).notNull(),
+  /** How many annotators label each item (k, default 3). */
+  annotatorsPerItem: integer("annotators_per_item").notNull().default(3),
+  /** After submitting an item, may an annotator see the judges' verdicts and the others' labels? */
+  revealAfterSubmit: integer("reveal_after_submit", { mode: "boolean" }).notNull().default(true),
+  createdBy: integer("created_by").references(() => users.id),
   createdAt: createdAt(),
 });
 
@@ -376,10 +381,13 @@ export const agreementItems = sqliteTable(
       .notNull()
       .references(() => runs.id),
     position: integer("position").notNull(),
+    /** The stratum the item was drawn from: `subtask|framework|model`. */
+    stratum: text("stratum").notNull().default(""),
   },
   (t) => [primaryKey({ columns: [t.setId, t.runId] })],
 );
 
+/** The annotators enrolled in a set (`submittedAt`: when they finished every item given to them). */
 export const assignments = sqliteTable(
   "assignments",
   {
@@ -395,6 +403,26 @@ export const assignments = sqliteTable(
   (t) => [primaryKey({ columns: [t.setId, t.userId] })],
 );
 
+/** Who labels which item of a set; `submittedAt` is set when that annotator submits the item. */
+export const itemAssignments = sqliteTable(
+  "item_assignments",
+  {
+    setId: integer("set_id")
+      .notNull()
+      .references(() => agreementSets.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    submittedAt: text("submitted_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.runId, t.userId] }), index("item_assignments_user").on(t.userId, t.setId)],
+);
+
+/** One annotator's label of one metric on one item; saved as they go (autosave), final on submit. */
 export const labels = sqliteTable(
   "labels",
   {
@@ -408,12 +436,35 @@ export const labels = sqliteTable(
       .notNull()
       .references(() => users.id),
     metric: text("metric").notNull(),
-    /** violated | not_violated | not_applicable */
+    /** violated | not_violated | cannot_tell */
     value: text("value").notNull(),
+    /** The annotator's rationale. */
     note: text("note"),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.setId, t.runId, t.userId, t.metric] })],
+);
+
+/** An admin's final label for an item and metric (e.g. a 2-1 split), kept apart from the votes. */
+export const adjudications = sqliteTable(
+  "adjudications",
+  {
+    setId: integer("set_id")
+      .notNull()
+      .references(() => agreementSets.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    metric: text("metric").notNull(),
+    /** violated | not_violated */
+    value: text("value").notNull(),
+    note: text("note").notNull().default(""),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    decidedAt: text("decided_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.runId, t.metric] })],
 );
 
 // ---------------------------------------------------------------- dashboard (derived)
