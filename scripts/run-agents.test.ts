@@ -1,14 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { AppError } from "@/lib/errors/app-error";
 import { main as evaluate } from "./evaluate";
 import { main as runAgents } from "./run-agents";
-import { saveSampleBenchmark } from "./test-support";
+import { cliIo, queryDb, saveSampleBenchmark } from "./test-support";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-agents-"));
 const dbPath = path.join(work, "studio.db");
@@ -21,30 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-function io() {
-  const out: string[] = [];
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on("data", (c: Buffer) => out.push(c.toString()));
-  stderr.resume();
-  return {
-    io: {
-      stdout,
-      stderr: stderr as unknown as NodeJS.WriteStream,
-      env: { NODE_ENV: "test", STUDIO_DB: dbPath } as NodeJS.ProcessEnv,
-    },
-    out: () => out.join(""),
-  };
-}
-
-const query = <T>(sql: string, ...params: unknown[]) => {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-};
+const io = () => cliIo(dbPath);
+const query = <T>(sql: string, ...params: unknown[]) => queryDb<T>(dbPath, sql, ...params);
 
 const base = ["--benchmark", "sample", "--mock", "--runs-dir", runsDir];
 

@@ -1,14 +1,16 @@
 /**
  * npm run run-agents -- --benchmark B --agent CONFIG [--provider gemini|openai|anthropic] [--model M] [--mock]
  *   [--split eval|all] [--subtask S] [--limit N] [--per-subtask N] [--concurrency K] [--max-steps N]
- *   [--wall-time SECONDS] [--keep-workspaces]
+ *   [--wall-time SECONDS] [--keep-workspaces] [--cache-dir DIR]
  * CONFIG is a built-in agent (file-tools, terminal-editor), an agent CLI (claude-code, codex,
  * gemini-cli) or a JSON agent file (lib/agents/agent-spec.ts; a `command` agent follows
  * docs/external-agents.md). Runs it on a benchmark's instances, each in its own workspace and
  * sandbox, writes every run as a bundle under data/runs/<run id>/ and imports it. Resumable:
  * instances this agent configuration already ran are skipped. `--mock` starts a local server
  * speaking the provider's protocol with a scripted model (clean runs and every misbehavior;
- * marked scripted).
+ * marked scripted). Workspaces come from a cache of each repository under --cache-dir (default:
+ * `cache` beside --runs-dir, so data/cache; lib/runner/workspace-cache.ts), which also keeps the
+ * host's package lists.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
@@ -16,32 +18,22 @@ import path from "node:path";
 import pLimit from "p-limit";
 import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
-import { getInstance, listInstances, materializeInstance } from "@/db/queries/benchmarks";
+import { getInstance, listInstances } from "@/db/queries/benchmarks";
 import { agentConfigId, importParsedBundle } from "@/db/queries/run-import";
 import {
   AGENT_FRAMEWORKS,
   DEFAULT_MODELS,
   isBuiltin,
   isExternal,
-  parseAgentSpecFile,
   providerFor,
   PROVIDERS,
-  type AgentSpec,
-  type ProviderName,
 } from "@/lib/agents/agent-spec";
 import type { BuiltinFramework } from "@/lib/agents/builtin";
 import { externalAdapter } from "@/lib/agents/external";
 import { authHeaders, PROVIDER_BASE_URLS, resolveAgentProgram } from "@/lib/agents/external/program";
-import { startMockModelServer, type MockModelServer } from "@/lib/agents/mock-server";
-import { MOCK_MODEL, scriptFromTurns, type MockConversation } from "@/lib/agents/mock-server/script";
+import { MOCK_MODEL } from "@/lib/agents/mock-server/script";
 import { createChatProvider, withRetries } from "@/lib/agents/providers";
-import {
-  chooseBehaviour,
-  scriptedTurns,
-  toolSetOf,
-  type ScriptedTurn,
-  type ToolSet,
-} from "@/lib/agents/scripted-behaviours";
+import { chooseBehaviour } from "@/lib/agents/scripted-behaviours";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
 import { parseBundle } from "@/lib/bundle/parse";
 import type { AgentConfig } from "@/lib/bundle/schema";
@@ -50,11 +42,16 @@ import { parseCliArgs } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
+import { removeTree } from "@/lib/runner/copy-tree";
 import { runExternalAgent } from "@/lib/runner/run-external";
 import { runInstance } from "@/lib/runner/run-instance";
+import { createWorkspaceCache } from "@/lib/runner/workspace-cache";
+import { agentSpecOf, programOf } from "./run-agents-agent";
+import { scriptToolSetOf, startScriptedModel, type ScriptedModel } from "./run-agents-mock";
+import { instanceWorkspaceSource } from "./run-agents-workspace";
 
 const USAGE =
-  "usage: npm run run-agents -- --benchmark B --agent file-tools|terminal-editor|claude-code|codex|gemini-cli|FILE.json [--provider gemini|openai|anthropic] [--model M] [--mock] [--split eval|all] [--subtask S] [--limit N] [--per-subtask N] [--concurrency K] [--max-steps N] [--wall-time SECONDS] [--keep-workspaces]";
+  "usage: npm run run-agents -- --benchmark B --agent file-tools|terminal-editor|claude-code|codex|gemini-cli|FILE.json [--provider gemini|openai|anthropic] [--model M] [--mock] [--split eval|all] [--subtask S] [--limit N] [--per-subtask N] [--concurrency K] [--max-steps N] [--wall-time SECONDS] [--keep-workspaces] [--cache-dir DIR]";
 
 const ArgsSchema = z.object({
   benchmark: z.string({ error: "is required" }).min(1),
@@ -73,6 +70,7 @@ const ArgsSchema = z.object({
   "keep-workspaces": z.boolean().default(false),
   "allow-unsandboxed": z.boolean().default(false),
   "runs-dir": z.string().default("data/runs"),
+  "cache-dir": z.string().min(1).optional(),
 });
 
 const API_KEY_ENV = { gemini: "GEMINI_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" } as const;
@@ -81,58 +79,6 @@ const BASE_URL_ENV = {
   openai: "OPENAI_BASE_URL",
   anthropic: "ANTHROPIC_BASE_URL",
 } as const;
-
-/** `--agent`: a framework name, or a JSON agent file; flags override the file. */
-async function agentSpecOf(
-  value: string,
-  flags: { provider?: ProviderName; model?: string; maxSteps?: number; wallTime?: number },
-): Promise<AgentSpec> {
-  let spec: AgentSpec;
-  if ((AGENT_FRAMEWORKS as readonly string[]).includes(value)) {
-    spec = { framework: value as AgentSpec["framework"] };
-  } else if (value.endsWith(".json")) {
-    let text: string;
-    try {
-      text = await fs.readFile(value, "utf8");
-    } catch {
-      throw new AppError("NOT_FOUND", `agent file ${value} cannot be read`);
-    }
-    spec = parseAgentSpecFile(text, value);
-  } else {
-    throw new AppError(
-      "INVALID_INPUT",
-      `--agent "${value}" is neither an agent (${AGENT_FRAMEWORKS.join(", ")}) nor an agent file (.json)`,
-    );
-  }
-  if (spec.framework === "command" && !spec.command)
-    throw new AppError("INVALID_INPUT", "a command agent needs an agent file with its command line");
-  return {
-    ...spec,
-    ...(flags.provider ? { provider: flags.provider } : {}),
-    ...(flags.model ? { model: flags.model } : {}),
-    limits: {
-      ...spec.limits,
-      ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
-      ...(flags.wallTime !== undefined ? { wallTimeSeconds: flags.wallTime } : {}),
-    },
-  };
-}
-
-/**
- * The script for a request: the instance whose task prompt the conversation's user messages hold.
- * The CLIs wrap the prompt in context of their own, so the prompt is looked for inside the text;
- * the longest match wins when one prompt contains another.
- */
-function scriptFor(byPrompt: Map<string, ScriptedTurn[]> | undefined, conversation: MockConversation) {
-  if (!byPrompt) return undefined;
-  const texts = conversation.messages.filter((m) => m.role === "user").map((m) => m.text);
-  let best: { prompt: string; turns: ScriptedTurn[] } | undefined;
-  for (const [prompt, turns] of byPrompt) {
-    if (texts.some((t) => t.includes(prompt)) && (!best || prompt.length > best.prompt.length))
-      best = { prompt, turns };
-  }
-  return best?.turns;
-}
 
 const unreachable = (what: string): never => {
   throw new AppError("INTERNAL", `unreachable: ${what}`);
@@ -158,6 +104,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       "keep-workspaces": { type: "boolean" },
       "allow-unsandboxed": { type: "boolean" },
       "runs-dir": { type: "string" },
+      "cache-dir": { type: "string" },
     },
     ArgsSchema,
     USAGE,
@@ -170,31 +117,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   });
   const providerName = providerFor(spec);
   const db = createDb(databasePathFromEnv(io.env));
-  let server: MockModelServer | null = null;
+  let mock: ScriptedModel | null = null;
   try {
-    // The scripted model: one conversation script per (tool set, task prompt), registered before the run starts.
-    const scripts = new Map<ToolSet, Map<string, ScriptedTurn[]>>();
-    const scriptToolSet: ToolSet = isBuiltin(spec.framework)
-      ? spec.framework
-      : spec.framework === "command"
-        ? "bash"
-        : spec.framework;
     let apiKey = io.env[API_KEY_ENV[providerName]];
     let baseUrl = io.env[BASE_URL_ENV[providerName]];
     let model = spec.model ?? DEFAULT_MODELS[providerName];
     if (args.mock) {
-      server = await startMockModelServer({
-        script: (conversation: MockConversation) => {
-          const toolSet = toolSetOf(conversation.tools);
-          // Side requests without tools (titles, classifiers) get a plain answer.
-          if (toolSet === null) return { text: "ok" };
-          const turns = scriptFor(scripts.get(toolSet), conversation);
-          if (!turns) return { error: { status: 400, message: `no script for this task (tool set ${toolSet})` } };
-          return scriptFromTurns(turns)(conversation);
-        },
-      });
+      mock = await startScriptedModel(scriptToolSetOf(spec.framework));
       apiKey = "mock-key";
-      baseUrl = providerName === "openai" && isBuiltin(spec.framework) ? `${server.url}/v1` : server.url;
+      baseUrl = providerName === "openai" && isBuiltin(spec.framework) ? `${mock.url}/v1` : mock.url;
       model = MOCK_MODEL;
     }
     if (!apiKey)
@@ -225,7 +156,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       tools: [],
       guidelines: spec.guidelines ?? null,
       limits: { maxSteps: 30, wallTimeSeconds: 600, maxOutputBytes: 1_000_000, ...spec.limits },
-      options: { ...spec.options, ...(spec.command ? { command: spec.command } : {}) },
+      options: { ...spec.options, ...(spec.command ? { command: spec.command } : {}), ...(await programOf(spec)) },
     };
     const configId = agentConfigId(agent);
 
@@ -261,6 +192,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       `${rows.length} instance(s) match, ${rows.length - pending.length} already run by this configuration; running ${todo.length} with ${agent.name}\n`,
     );
 
+    // Beside the runs by default (data/cache), so a run folder elsewhere brings its own cache.
+    const cacheDir = path.resolve(args["cache-dir"] ?? path.join(args["runs-dir"], "..", "cache"));
+    const workspaces = createWorkspaceCache(path.join(cacheDir, "workspaces"));
     const progress = createProgress("runs", todo.length, io.stderr);
     const limit = pLimit(args.concurrency);
     const outcomes = { completed: 0, failed: 0, errors: 0 };
@@ -272,43 +206,26 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           try {
             const detail = getInstance(db, row.id);
             if (!detail) throw new AppError("NOT_FOUND", `instance ${row.id} vanished`);
-            await fs.rm(runDir, { recursive: true, force: true });
+            await removeTree(runDir);
             const behaviour = chooseBehaviour(detail.instance, args.seed);
             const common = {
               runId,
               instance: detail.instance,
               runDir,
               scripted: args.mock,
-              // Agents see the system but not this project (database, corpus with the answers, secrets).
-              hide: [path.resolve(".")],
+              // Agents see the system but not this project (database, corpus with the answers, secrets)
+              // nor the workspace cache (the original files, answers included).
+              hide: [...new Set([path.resolve("."), cacheDir])],
+              packageCacheFile: path.join(cacheDir, "packages.json"),
               requireIsolation: !args["allow-unsandboxed"],
               native: args.mock
                 ? new Map([["scripted-behaviour.json", Buffer.from(`${JSON.stringify({ behaviour })}\n`)]])
                 : undefined,
               materialize: async (dir: string) => {
-                await materializeInstance(db, row.id, dir);
-                if (!args.mock) return;
-                const files = new Map<string, string>();
-                const gt = detail.instance.groundTruth;
-                for (const p of new Set([...detail.instance.contract.mustRead, gt.originalFile, gt.destinationFile])) {
-                  if (p)
-                    await fs.readFile(path.join(dir, p), "utf8").then(
-                      (text) => files.set(p, text),
-                      () => undefined,
-                    );
-                }
-                const forToolSet = scripts.get(scriptToolSet) ?? new Map<string, ScriptedTurn[]>();
-                scripts.set(scriptToolSet, forToolSet);
-                forToolSet.set(
-                  detail.instance.prompt,
-                  scriptedTurns({
-                    instance: detail.instance,
-                    files,
-                    toolSet: scriptToolSet,
-                    behaviour,
-                    workspaceDir: await fs.realpath(dir),
-                  }),
-                );
+                const before = await workspaces.materialize(instanceWorkspaceSource(db, row.id), dir);
+                const workspaceDir = await fs.realpath(dir);
+                mock?.register({ instance: detail.instance, files: before, behaviour, workspaceDir });
+                return before;
               },
             };
             const record =
@@ -329,7 +246,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
             const bundle = bundleFilesOf(record);
             await writeBundleFolder(path.join(runDir, "bundle"), bundle);
             importParsedBundle(db, parseBundle(bundle, `${runDir}/bundle`), { via: "runner" });
-            if (!args["keep-workspaces"]) await fs.rm(path.join(runDir, "workspace"), { recursive: true, force: true });
+            // A bubblewrap run leaves no process behind that could still write to its workspace, so
+            // the workspace is reset and pooled for the next run on this repository.
+            const workspaceDir = path.join(runDir, "workspace");
+            if (!args["keep-workspaces"])
+              await (args["allow-unsandboxed"] ? removeTree(workspaceDir) : workspaces.release(workspaceDir));
             if (record.manifest.status === "completed") outcomes.completed += 1;
             else outcomes.failed += 1;
             progress.tick(record.manifest.status !== "completed");
@@ -347,7 +268,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     );
     return outcomes.errors > 0 ? 1 : 0;
   } finally {
-    await server?.close();
+    await mock?.close();
     db.$client.close();
   }
 }

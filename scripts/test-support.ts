@@ -1,9 +1,12 @@
-/** Test setup shared by the CLI tests: the sample benchmark built into a fresh database. */
+/** Test setup shared by the CLI tests: the sample benchmark built into a fresh database, CLI io, queries. */
 import fs from "node:fs";
+import { PassThrough } from "node:stream";
+import Database from "better-sqlite3";
 import { saveBenchmark } from "@/db/queries/benchmarks";
 import type { Db } from "@/db/client";
 import { buildBenchmark, type BuiltBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import type { CliIo } from "@/lib/cli/run-cli";
 
 export const SAMPLE_DATA = "data/sample-corpus/data.jsonl";
 export const SAMPLE_SOURCE = "data/sample-corpus/Source_Code";
@@ -19,4 +22,33 @@ export async function saveSampleBenchmark(db: Db, sourceCodeDir = SAMPLE_SOURCE)
   });
   saveBenchmark(db, built, { name: "sample", source: "sample-corpus", config: {} });
   return built;
+}
+
+/** A CLI's io on the database at `dbPath`, with what it printed. */
+export function cliIo(dbPath: string): { io: CliIo; out: () => string; err: () => string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on("data", (c: Buffer) => out.push(c.toString()));
+  stderr.on("data", (c: Buffer) => err.push(c.toString()));
+  return {
+    io: {
+      stdout,
+      stderr: stderr as unknown as NodeJS.WriteStream,
+      env: { NODE_ENV: "test", STUDIO_DB: dbPath } as NodeJS.ProcessEnv,
+    },
+    out: () => out.join(""),
+    err: () => err.join(""),
+  };
+}
+
+/** Rows from the database at `dbPath`, read-only. */
+export function queryDb<T>(dbPath: string, sql: string, ...params: unknown[]): T[] {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
 }

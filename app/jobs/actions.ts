@@ -4,43 +4,20 @@ import { z } from "zod";
 import { getAppDb } from "@/db/app-db";
 import { enqueueJob, requestCancel } from "@/db/queries/jobs";
 import type { ActionResult } from "@/components/jobs/job-forms";
-import { JobParamsSchema } from "@/lib/jobs/schema";
+import { agentFileProblem, jobParamsFromForm } from "@/lib/jobs/form";
+import { isAgentFilePath } from "@/lib/jobs/schema";
 
-const checkbox = (form: FormData, name: string) => form.get(name) === "on";
-const optional = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-};
-
-/** Server actions are public endpoints: the form is validated like any other input. */
+/** Server actions are public endpoints: the form is validated like any other input (lib/jobs/form.ts). */
 export async function enqueueJobAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const kind = form.get("kind");
-  const raw =
-    kind === "run-agents"
-      ? {
-          kind,
-          benchmark: optional(form, "benchmark"),
-          agent: optional(form, "agent"),
-          provider: optional(form, "provider"),
-          mock: checkbox(form, "mock"),
-          split: optional(form, "split"),
-          subtask: optional(form, "subtask"),
-          perSubtask: optional(form, "perSubtask"),
-          limit: optional(form, "limit"),
-        }
-      : {
-          kind,
-          judge: optional(form, "judge"),
-          mock: checkbox(form, "mock"),
-          runs: optional(form, "runs"),
-          force: checkbox(form, "force"),
-        };
-  const parsed = JobParamsSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, error: `${issue?.path.join(".") || "form"}: ${issue?.message ?? "invalid"}` };
+  const parsed = jobParamsFromForm(form);
+  if (!parsed.ok) return parsed;
+  const { params } = parsed;
+  if (params.kind === "run-agents" && isAgentFilePath(params.agent)) {
+    // The worker runs in the project folder, as this server does.
+    const problem = await agentFileProblem(process.cwd(), params.agent);
+    if (problem) return { ok: false, error: problem };
   }
-  const id = enqueueJob(getAppDb(), parsed.data);
+  const id = enqueueJob(getAppDb(), params);
   revalidatePath("/jobs");
   return { ok: true, message: `job ${id} queued` };
 }

@@ -1,5 +1,6 @@
 "use client";
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
+import { AGENT_FILE_CHOICE } from "@/lib/jobs/agent-choice";
 export type ActionResult = { ok: true; message: string } | { ok: false; error: string };
 type EnqueueAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -12,6 +13,7 @@ export function JobForms({
   subtasks: { id: string; label: string }[];
   enqueueAction: EnqueueAction;
 }) {
+  const [agent, setAgent] = useState("file-tools");
   const [runState, runAction, runPending] = useActionState<ActionResult | null, FormData>(enqueueAction, null);
   const [evalState, evalAction, evalPending] = useActionState<ActionResult | null, FormData>(enqueueAction, null);
   return (
@@ -29,14 +31,29 @@ export function JobForms({
         </label>
         <label>
           Agent
-          <select name="agent">
-            <option value="file-tools">file-tools</option>
-            <option value="terminal-editor">terminal-editor</option>
+          <select name="agent" value={agent} onChange={(e) => setAgent(e.target.value)} data-testid="agent-select">
+            <optgroup label="Built-in">
+              <option value="file-tools">file-tools</option>
+              <option value="terminal-editor">terminal-editor</option>
+            </optgroup>
+            <optgroup label="Agent CLIs (sandboxed)">
+              <option value="claude-code">claude-code</option>
+              <option value="codex">codex</option>
+              <option value="gemini-cli">gemini-cli</option>
+            </optgroup>
+            <option value={AGENT_FILE_CHOICE}>agent file…</option>
           </select>
         </label>
+        {agent === AGENT_FILE_CHOICE ? (
+          <label>
+            Agent file
+            <input name="agentFile" placeholder="examples/python-agent/agent.json" data-testid="agent-file" />
+          </label>
+        ) : null}
         <label>
           Provider
-          <select name="provider">
+          <select name="provider" defaultValue="">
+            <option value="">the agent&apos;s own</option>
             <option>gemini</option>
             <option>openai</option>
             <option>anthropic</option>

@@ -11,20 +11,27 @@ describe("jobs", () => {
     });
     expect(commandOf(params)).toEqual({
       script: "scripts/run-agents.ts",
-      argv: [
-        "--benchmark",
-        "sample",
-        "--agent",
-        "file-tools",
-        "--provider",
-        "gemini",
-        "--split",
-        "eval",
-        "--mock",
-        "--per-subtask",
-        "2",
-      ],
+      argv: ["--benchmark", "sample", "--agent", "file-tools", "--split", "eval", "--mock", "--per-subtask", "2"],
     });
+    const cli = JobParamsSchema.parse({ kind: "run-agents", benchmark: "sample", agent: "codex", mock: false });
+    expect(commandOf(cli).argv).toEqual(["--benchmark", "sample", "--agent", "codex", "--split", "eval"]);
+    const file = JobParamsSchema.parse({
+      kind: "run-agents",
+      benchmark: "sample",
+      agent: "examples/python-agent/agent.json",
+      provider: "openai",
+    });
+    expect(commandOf(file).argv).toEqual([
+      "--benchmark",
+      "sample",
+      "--agent",
+      "examples/python-agent/agent.json",
+      "--split",
+      "eval",
+      "--provider",
+      "openai",
+      "--mock",
+    ]);
     expect(commandOf(JobParamsSchema.parse({ kind: "evaluate", judge: "gemini", mock: true }))).toEqual({
       script: "scripts/evaluate.ts",
       argv: ["--judge", "gemini", "--mock"],
@@ -37,6 +44,36 @@ describe("jobs", () => {
     );
     expect(JobParamsSchema.safeParse({ kind: "run-agents", benchmark: "sample", agent: "robot" }).success).toBe(false);
     expect(JobParamsSchema.safeParse({ kind: "shell", command: "rm -rf /" }).success).toBe(false);
+  });
+
+  it("take the agent CLIs and agent files inside the project, each CLI with its own protocol only", () => {
+    const job = (agent: string, provider?: string) =>
+      JobParamsSchema.safeParse({ kind: "run-agents", benchmark: "sample", agent, provider });
+    for (const agent of [
+      "claude-code",
+      "codex",
+      "gemini-cli",
+      "agents/openhands.json",
+      "examples/python-agent/agent.json",
+    ])
+      expect(job(agent).success, agent).toBe(true);
+    expect(job("claude-code", "anthropic").success).toBe(true);
+    const wrong = job("claude-code", "gemini");
+    expect(wrong.error?.issues[0]).toMatchObject({ path: ["provider"], message: /anthropic protocol only/ });
+    for (const agent of [
+      "command",
+      "/etc/agent.json",
+      "../agent.json",
+      "agents/../../x.json",
+      ".hidden/agent.json",
+      "-x.json",
+      "agent.txt",
+      "a b.json",
+    ]) {
+      const parsed = job(agent);
+      expect(parsed.success, agent).toBe(false);
+      expect(parsed.error?.issues[0]?.path, agent).toEqual(["agent"]);
+    }
   });
 
   it("read progress lines", () => {

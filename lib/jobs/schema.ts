@@ -3,21 +3,55 @@
  * very same CLI a person would run, in its own process, with progress and log kept in the database.
  */
 import { z } from "zod";
+import { isExternal, PROVIDERS } from "@/lib/agents/agent-spec";
 import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
+import { externalAdapter } from "@/lib/agents/external";
 import { BenchmarkIdSchema } from "@/lib/benchmark/schema";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
 
-export const RunAgentsJobSchema = z.object({
-  kind: z.literal("run-agents"),
-  benchmark: BenchmarkIdSchema,
-  agent: z.enum(BUILTIN_FRAMEWORKS),
-  provider: z.enum(["gemini", "openai", "anthropic"]).default("gemini"),
-  mock: z.boolean().default(true),
-  split: z.enum(["eval", "all"]).default("eval"),
-  subtask: SubtaskIdSchema.optional(),
-  perSubtask: z.coerce.number().int().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100_000).optional(),
-});
+/** The agents a job can name: the built-in agents and the three agent CLIs; or else an agent file. */
+export const JOB_AGENTS = [...BUILTIN_FRAMEWORKS, "claude-code", "codex", "gemini-cli"] as const;
+
+/**
+ * An agent file the worker can read: a .json path relative to the project, not hidden, never
+ * leaving it (a job is a public endpoint; a `command` agent file runs its command line).
+ */
+export const isAgentFilePath = (value: string) =>
+  /^\w[\w./-]*\.json$/.test(value) && !value.split("/").some((part) => part === ".." || part.startsWith("."));
+
+export const JobAgentSchema = z
+  .string({ error: "is required" })
+  .trim()
+  .min(1, "is required")
+  .max(300)
+  .refine((value) => (JOB_AGENTS as readonly string[]).includes(value) || isAgentFilePath(value), {
+    message: `must be one of ${JOB_AGENTS.join(", ")}, or an agent file (.json) inside the project`,
+  });
+
+export const RunAgentsJobSchema = z
+  .object({
+    kind: z.literal("run-agents"),
+    benchmark: BenchmarkIdSchema,
+    agent: JobAgentSchema,
+    /** Absent: the agent's own (gemini for the built-in agents, the CLI's protocol, the agent file's). */
+    provider: z.enum(PROVIDERS).optional(),
+    mock: z.boolean().default(true),
+    split: z.enum(["eval", "all"]).default("eval"),
+    subtask: SubtaskIdSchema.optional(),
+    perSubtask: z.coerce.number().int().min(1).max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(100_000).optional(),
+  })
+  .superRefine((job, ctx) => {
+    // The CLIs each speak one protocol (run-agents refuses another; say so before queueing).
+    if (!job.provider || !isExternal(job.agent) || job.agent === "command") return;
+    const protocol = externalAdapter(job.agent).protocol;
+    if (job.provider !== protocol)
+      ctx.addIssue({
+        code: "custom",
+        path: ["provider"],
+        message: `${job.agent} speaks the ${protocol} protocol only`,
+      });
+  });
 
 export const EvaluateJobSchema = z.object({
   kind: z.literal("evaluate"),
@@ -37,16 +71,8 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 /** The CLI (script and arguments) a job runs. */
 export function commandOf(params: JobParams): { script: string; argv: string[] } {
   if (params.kind === "run-agents") {
-    const argv = [
-      "--benchmark",
-      params.benchmark,
-      "--agent",
-      params.agent,
-      "--provider",
-      params.provider,
-      "--split",
-      params.split,
-    ];
+    const argv = ["--benchmark", params.benchmark, "--agent", params.agent, "--split", params.split];
+    if (params.provider) argv.push("--provider", params.provider);
     if (params.mock) argv.push("--mock");
     if (params.subtask) argv.push("--subtask", params.subtask);
     if (params.perSubtask) argv.push("--per-subtask", String(params.perSubtask));

@@ -21,6 +21,8 @@ export interface CaptureOptions {
   processGroups?: number[];
   /** Re-read package lists even if the per-process cache looks current: pass it for the after-snapshot. */
   refreshPackages?: boolean;
+  /** A JSON file keeping package lists across processes (lib/runner/packages.ts); none by default. */
+  packageCacheFile?: string;
   /** Python whose packages count (default `python3` on PATH). */
   python?: string;
   /**
@@ -167,6 +169,7 @@ export async function captureEnvironment(options: CaptureOptions): Promise<Envir
       cwd: workspaceDir,
       refresh: options.refreshPackages ?? false,
       python: options.python ?? "python3",
+      cacheFile: options.packageCacheFile,
     }),
   ]);
   // Files last: the package listing above must not write into HOME unseen by this snapshot.

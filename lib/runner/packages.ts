@@ -1,9 +1,10 @@
 /**
  * Installed Python and system packages for environment snapshots. Listing them is slow (`pip list`
- * takes over a second), so each list is cached per process together with a cheap fingerprint of
- * where packages live (the mtimes of the interpreter's sys.path folders; the dpkg status file).
- * An install or removal changes the fingerprint, so a cached list is never stale; the
- * after-snapshot also passes `refresh` to re-read regardless.
+ * takes over a second), so each list is cached per process, and in `cacheFile` across processes
+ * (each run-agents job is a process), together with a cheap fingerprint of where packages live
+ * (the mtimes of the interpreter's sys.path folders; the dpkg status file). An install or removal
+ * changes the fingerprint, so a cached list is never stale; `refresh` re-reads regardless.
+ * Packages a run installs for its own user (under the run's HOME) are listed every time.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -19,10 +20,17 @@ const InterpreterSchema = z.object({ exe: z.string(), path: z.array(z.string()) 
 const PIP_TIMEOUT_MS = 60_000;
 const DPKG_STATUS = "/var/lib/dpkg/status";
 
-interface Cached {
-  fingerprint: string;
-  list: PackageList | null;
-}
+const CachedSchema = z.object({
+  fingerprint: z.string(),
+  list: z.array(z.object({ name: z.string(), version: z.string() })).nullable(),
+});
+type Cached = z.infer<typeof CachedSchema>;
+const CacheFileSchema = z.object({
+  version: z.literal(1),
+  python: z.record(z.string(), CachedSchema),
+  system: CachedSchema.nullable(),
+});
+type CacheFile = z.infer<typeof CacheFileSchema>;
 const interpreters = new Map<string, Promise<z.infer<typeof InterpreterSchema> | null>>();
 const pythonCache = new Map<string, Cached>();
 let systemCache: Cached | null = null;
@@ -67,6 +75,40 @@ async function fingerprintOf(files: string[]): Promise<string> {
   return parts.join("\n");
 }
 
+async function readCacheFile(file: string | undefined): Promise<CacheFile | null> {
+  if (!file) return null;
+  try {
+    const parsed = CacheFileSchema.safeParse(JSON.parse(await fs.readFile(file, "utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null; // missing or damaged: listed afresh and rewritten
+  }
+}
+
+/** Updates of the cache file, one at a time within this process (the Python and system lists race). */
+let updates: Promise<void> = Promise.resolve();
+
+/** Read, change, write to a scratch name and rename: a reader never sees half a file. */
+function updateCacheFile(file: string | undefined, change: (data: CacheFile) => void): Promise<void> {
+  if (!file) return Promise.resolve();
+  updates = updates.then(() => writeCacheFile(file, change));
+  return updates;
+}
+
+async function writeCacheFile(file: string, change: (data: CacheFile) => void): Promise<void> {
+  const data = (await readCacheFile(file)) ?? { version: 1, python: {}, system: null };
+  change(data);
+  const scratch = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(scratch, `${JSON.stringify(data)}\n`);
+    await fs.rename(scratch, file);
+  } catch {
+    await fs.rm(scratch, { force: true });
+    // Not kept across processes this time; the lists themselves are right.
+  }
+}
+
 async function pipList(python: string, args: string[], env: NodeJS.ProcessEnv) {
   // `-I`: no current folder on sys.path, no user site, no PYTHON* variables; and a neutral working
   // folder (pyenv shims read .python-version from it): nothing the agent wrote can run on the host.
@@ -95,21 +137,28 @@ async function userSites(home: string): Promise<string[]> {
   }
 }
 
-export async function pythonPackages(options: {
+export interface PackageOptions {
   python: string;
   home: string;
   cwd: string;
   refresh: boolean;
-}): Promise<PackageList | null> {
+  /** A JSON file keeping the lists across processes; none by default. */
+  cacheFile?: string;
+}
+
+export async function pythonPackages(options: PackageOptions): Promise<PackageList | null> {
   const interpreter = await interpreterOf(options.python);
   if (!interpreter) return null;
   const fingerprint = `${interpreter.exe}\n${await fingerprintOf(interpreter.path)}`;
   let cached = pythonCache.get(options.python);
+  if (!options.refresh && cached?.fingerprint !== fingerprint)
+    cached = (await readCacheFile(options.cacheFile))?.python[options.python];
   if (options.refresh || !cached || cached.fingerprint !== fingerprint) {
-    const list = await pipList(options.python, [], pythonEnv({ PYTHONNOUSERSITE: "1" }));
-    cached = { fingerprint, list };
-    pythonCache.set(options.python, cached);
+    const fresh = { fingerprint, list: await pipList(options.python, [], pythonEnv({ PYTHONNOUSERSITE: "1" })) };
+    if (fresh.list) await updateCacheFile(options.cacheFile, (data) => void (data.python[options.python] = fresh));
+    cached = fresh;
   }
+  pythonCache.set(options.python, cached);
   if (!cached.list) return null;
   if ((await userSites(options.home)).length === 0) return cached.list;
   // Packages the run installed for its own user: listed after the global ones so they win in a diff.
@@ -124,8 +173,10 @@ export async function pythonPackages(options: {
 }
 
 /** Installed Debian packages (status "installed", so a removal that keeps config files still counts). */
-export async function systemPackages(refresh: boolean): Promise<PackageList | null> {
+export async function systemPackages(refresh: boolean, cacheFile?: string): Promise<PackageList | null> {
   const fingerprint = await fingerprintOf([DPKG_STATUS]);
+  if (!refresh && systemCache?.fingerprint !== fingerprint)
+    systemCache = (await readCacheFile(cacheFile))?.system ?? null;
   if (!refresh && systemCache && systemCache.fingerprint === fingerprint) return systemCache.list;
   const out = await execText("dpkg-query", ["-W", "-f", "${db:Status-Abbrev}\\t${binary:Package}\\t${Version}\\n"], {
     timeoutMs: 30_000,
@@ -138,16 +189,16 @@ export async function systemPackages(refresh: boolean): Promise<PackageList | nu
       if (status?.[1] === "i" && name && version !== undefined) list.push({ name, version });
     }
   }
-  systemCache = { fingerprint, list };
+  const fresh = { fingerprint, list };
+  systemCache = fresh;
+  if (list) await updateCacheFile(cacheFile, (data) => void (data.system = fresh));
   return list;
 }
 
-export async function capturePackages(options: {
-  python: string;
-  home: string;
-  cwd: string;
-  refresh: boolean;
-}): Promise<EnvironmentSnapshot["packages"]> {
-  const [python, system] = await Promise.all([pythonPackages(options), systemPackages(options.refresh)]);
+export async function capturePackages(options: PackageOptions): Promise<EnvironmentSnapshot["packages"]> {
+  const [python, system] = await Promise.all([
+    pythonPackages(options),
+    systemPackages(options.refresh, options.cacheFile),
+  ]);
   return { python, system };
 }

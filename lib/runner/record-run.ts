@@ -6,6 +6,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import type { Instance } from "@/lib/benchmark/schema";
 import type { AgentConfig, EnvironmentSnapshot, RunManifest, TrajectoryStep } from "@/lib/bundle/schema";
 import type { RunRecord, WorkspaceFiles } from "@/lib/bundle/write";
@@ -43,8 +44,12 @@ export interface RecordRunOptions {
   agent: AgentConfig;
   /** The run's own folder: `workspace/`, `home/`, `tmp/` go inside. */
   runDir: string;
-  /** Writes the instance's workspace (snapshot + setup) into an empty folder. */
-  materialize(dir: string): Promise<void>;
+  /**
+   * Writes the instance's workspace (snapshot + setup) into an empty folder. It may return the files
+   * it wrote, exactly as they read back (a WorkspaceCache does): they are then the "before" manifest
+   * and the folder is not read back.
+   */
+  materialize(dir: string): Promise<WorkspaceFiles | void>;
   scripted: boolean;
   signal?: AbortSignal;
   /** Folders commands must not see (the project: its database, the benchmark's source and answers). */
@@ -53,6 +58,10 @@ export interface RecordRunOptions {
   sandbox?: Pick<SandboxOptions, "readOnlyBinds" | "binds" | "env">;
   /** The agent program's own state under HOME, left out of the environment snapshots (CaptureOptions). */
   agentStateInHome?: string[];
+  /** Package lists kept across processes (CaptureOptions.packageCacheFile). */
+  packageCacheFile?: string;
+  /** Told how long each phase took (bench:runner). */
+  onPhase?: (phase: RunPhase, ms: number) => void;
   /** Refuse to run when bubblewrap is not available (default true). */
   requireIsolation?: boolean;
   /** Extra files kept verbatim under native/ (e.g. the scripted behaviour). */
@@ -60,6 +69,16 @@ export interface RecordRunOptions {
   /** Runs the agent; may throw (the run is then recorded as failed with the message). */
   act(context: AgentContext): Promise<AgentOutcome>;
 }
+
+export type RunPhase =
+  | "materialize"
+  | "scan-before"
+  | "environment-before"
+  | "sandbox"
+  | "act"
+  | "environment-after"
+  | "kill"
+  | "scan-after";
 
 const failedOutcome = (error: string): AgentOutcome => ({
   steps: [],
@@ -75,15 +94,30 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
   const { instance, agent } = options;
   const limits: RunLimits = { ...DEFAULT_LIMITS, ...agent.limits };
   const workspaceDir = path.join(options.runDir, "workspace");
+  let phaseStart = performance.now();
+  const phase = (name: RunPhase) => {
+    const now = performance.now();
+    options.onPhase?.(name, now - phaseStart);
+    phaseStart = now;
+  };
+  const capture = (processGroups?: number[]) =>
+    captureEnvironment({
+      workspaceDir,
+      runDir: options.runDir,
+      agentStateInHome: options.agentStateInHome,
+      packageCacheFile: options.packageCacheFile,
+      processGroups,
+      // No forced re-read of package lists: their cache is keyed by the install folders' state,
+      // so an install or removal during the run is seen anyway (lib/runner/packages.ts).
+    });
   await fs.mkdir(workspaceDir, { recursive: true });
-  await options.materialize(workspaceDir);
+  const written = await options.materialize(workspaceDir);
+  phase("materialize");
   const startedAt = new Date();
-  const before: WorkspaceFiles = await scanWorkspace(workspaceDir);
-  const environmentBefore: EnvironmentSnapshot = await captureEnvironment({
-    workspaceDir,
-    runDir: options.runDir,
-    agentStateInHome: options.agentStateInHome,
-  });
+  const before: WorkspaceFiles = written ?? (await scanWorkspace(workspaceDir));
+  phase("scan-before");
+  const environmentBefore: EnvironmentSnapshot = await capture();
+  phase("environment-before");
 
   const sandbox = await createSandbox({
     workspaceDir,
@@ -98,23 +132,21 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
       `no isolation for agent commands (${sandbox.description}); install bubblewrap or pass --allow-unsandboxed`,
     );
   }
+  phase("sandbox");
   let outcome: AgentOutcome;
   try {
     outcome = await options.act({ sandbox, workspaceDir: sandbox.workspaceDir, limits, signal: options.signal });
   } catch (error) {
     outcome = failedOutcome(error instanceof Error ? error.message : String(error));
   }
+  phase("act");
   // The after-snapshot sees processes the agent left behind; then they are killed.
-  const environmentAfter = await captureEnvironment({
-    workspaceDir,
-    runDir: options.runDir,
-    agentStateInHome: options.agentStateInHome,
-    processGroups: sandbox.processGroups(),
-    // No forced re-read of package lists: their cache is keyed by the install folders' state,
-    // so an install or removal during the run is seen anyway (lib/runner/packages.ts).
-  });
+  const environmentAfter = await capture(sandbox.processGroups());
+  phase("environment-after");
   await sandbox.killAll();
+  phase("kill");
   const after = await scanWorkspace(workspaceDir);
+  phase("scan-after");
   const finishedAt = new Date();
 
   const manifest: RunManifest = {

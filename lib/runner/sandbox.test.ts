@@ -137,6 +137,24 @@ describe("sandbox with bubblewrap", () => {
     expect(open.output).not.toBe("lo,");
   });
 
+  it.skipIf(!bwrap)("runs commands without capabilities, so a hidden folder cannot be unmounted", async () => {
+    const hidden = path.join(root, "bw-hidden-project");
+    await fs.mkdir(hidden);
+    await fs.writeFile(path.join(hidden, "answers.txt"), "secret");
+    const workspaceDir = path.join(root, "bw-caps", "workspace");
+    await fs.mkdir(workspaceDir, { recursive: true });
+    const sandbox = await createSandbox({ workspaceDir, runDir: path.join(root, "bw-caps", "run"), hide: [hidden] });
+    // Probes that only touch the sandbox's own namespaces (never the clock or the host's mounts).
+    const result = await sandbox.run(
+      `grep CapEff /proc/self/status; umount ${hidden}; echo "umount=$?"; ls -A ${hidden} | wc -l; mknod dev b 8 0; echo "mknod=$?"`,
+      LIMITS,
+    );
+    expect(result.output).toMatch(/CapEff:\s+0{16}/);
+    expect(result.output).toMatch(/umount=[1-9]/);
+    expect(result.output).toMatch(/^0$/m);
+    expect(result.output).toMatch(/mknod=[1-9]/);
+  });
+
   it.skipIf(!bwrap)("takes background processes down with the command (own PID namespace)", async () => {
     const sandbox = await sandboxFor("bw-bg", true);
     const result = await sandbox.run("sleep 39.113 >/dev/null 2>&1 & echo started", LIMITS);

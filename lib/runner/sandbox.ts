@@ -43,7 +43,10 @@ const DRAIN_MS = 100;
 const RSS_POLL_MS = 250;
 
 const BWRAP_BASE = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-const BWRAP_FLAGS = ["--unshare-pid", "--die-with-parent", "--new-session"];
+// --cap-drop ALL: started by root, bubblewrap keeps root's capabilities inside, and a command could
+// unmount the tmpfs that hides the project, remount / writable, create device nodes or set the
+// host's clock (issue 5, containment).
+const BWRAP_FLAGS = ["--unshare-pid", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
 
 let bwrapProbe: Promise<boolean> | null = null;
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manifestOf, type WorkspaceFiles } from "@/lib/bundle/write";
-import { copyWorkspace, scanWorkspace, writeWorkspace } from "./workspace";
+import { scanWorkspace, writeWorkspace } from "./workspace";
 
 let root: string;
 beforeAll(async () => {
@@ -83,30 +83,5 @@ describe("writeWorkspace", () => {
     ]);
     await expect(writeWorkspace(path.join(root, "through"), through)).rejects.toThrow(/EEXIST/);
     await expect(fs.access(path.join(root, "planted"))).rejects.toThrow();
-  });
-});
-
-describe("copyWorkspace", () => {
-  it("copies a folder exactly (modes, relative and absolute symlinks) and reports the method", async () => {
-    const from = path.join(root, "cp-src");
-    await sampleFolder(from);
-    await fs.mkdir(path.join(from, "many"));
-    for (let i = 0; i < 500; i++) await fs.writeFile(path.join(from, "many", `f${i}.py`), `x = ${i}\n`);
-    const to = path.join(root, "cp-out", "workspace");
-    const result = await copyWorkspace(from, to);
-    expect(["reflink", "copy"]).toContain(result.method);
-    expect(manifestOf(await scanWorkspace(to))).toEqual(manifestOf(await scanWorkspace(from)));
-    expect(await fs.readlink(path.join(to, "link.py"))).toBe("pkg/mod.py");
-    await expect(copyWorkspace(from, to)).rejects.toThrow(/already exists/);
-  });
-
-  it("skips sockets and FIFOs instead of failing", async () => {
-    const from = path.join(root, "cp-fifo");
-    await fs.mkdir(from);
-    await fs.writeFile(path.join(from, "a.txt"), "a");
-    execFileSync("mkfifo", [path.join(from, "pipe")]);
-    const to = path.join(root, "cp-fifo-out");
-    expect((await copyWorkspace(from, to)).method).toBe("copy");
-    expect(await fs.readdir(to)).toEqual(["a.txt"]);
   });
 });

@@ -1,14 +1,15 @@
 /**
  * A run's workspace as files: the full before/after manifest by content (nothing skipped, the
- * evaluation filters caches), writing one out, and copying a repository into a fresh workspace.
+ * evaluation filters caches), and writing one out. Copies come from the workspace cache
+ * (workspace-cache.ts, copy-tree.ts).
  */
-import { constants } from "node:fs";
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { explainUnsafeRelativePath } from "@/lib/bundle/paths";
 import type { WorkspaceFiles } from "@/lib/bundle/write";
 import { AppError } from "@/lib/errors/app-error";
+import { FILES_PER_YIELD, yieldToEventLoop } from "./copy-tree";
 
 export const S_IFMT = 0o170000;
 export const S_IFREG = 0o100000;
@@ -26,18 +27,24 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
  */
 export async function scanWorkspace(dir: string): Promise<WorkspaceFiles> {
   const files: WorkspaceFiles = new Map();
+  let sinceYield = 0;
+  // Synchronous calls, yielding every FILES_PER_YIELD files: one promise per file made this 10x slower.
   const walk = async (abs: string, prefix: string): Promise<void> => {
-    const entries = (await fs.readdir(abs, { withFileTypes: true })).sort(byName);
+    const entries = fsSync.readdirSync(abs, { withFileTypes: true }).sort(byName);
     for (const entry of entries) {
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
       const full = path.join(abs, entry.name);
       if (entry.isDirectory()) await walk(full, rel);
       else if (entry.isSymbolicLink()) {
-        files.set(rel, { data: Buffer.from(await fs.readlink(full)), mode: S_IFLNK | 0o777 });
+        files.set(rel, { data: Buffer.from(fsSync.readlinkSync(full)), mode: S_IFLNK | 0o777 });
       } else {
-        const stat = await fs.lstat(full);
+        const stat = fsSync.lstatSync(full);
         const mode = (stat.mode & S_IFMT) | (stat.mode & 0o7777);
-        files.set(rel, { data: entry.isFile() ? await fs.readFile(full) : Buffer.alloc(0), mode });
+        files.set(rel, { data: entry.isFile() ? fsSync.readFileSync(full) : Buffer.alloc(0), mode });
+      }
+      if (++sinceYield >= FILES_PER_YIELD) {
+        sinceYield = 0;
+        await yieldToEventLoop();
       }
     }
   };
@@ -67,85 +74,26 @@ export async function writeWorkspace(dir: string, files: WorkspaceFiles): Promis
     ([, a], [, b]) => Number(isSymlinkMode(a.mode)) - Number(isSymlinkMode(b.mode)),
   );
   const result: WriteWorkspaceResult = { written: 0, skipped: [] };
+  const made = new Set<string>([dir]);
   for (const [rel, file] of ordered) {
     const target = path.join(dir, ...rel.split("/"));
-    await fs.mkdir(path.dirname(target), { recursive: true });
+    const parent = path.dirname(target);
+    if (!made.has(parent)) {
+      fsSync.mkdirSync(parent, { recursive: true });
+      made.add(parent);
+    }
     const type = file.mode & S_IFMT;
-    if (type === S_IFLNK) await fs.symlink(file.data.toString("utf8"), target);
+    if (type === S_IFLNK) fsSync.symlinkSync(file.data.toString("utf8"), target);
     else if (type === S_IFREG || type === 0) {
       // wx: never through a link or over a file (a manifest naming one path twice is refused).
-      await fs.writeFile(target, file.data, { flag: "wx" });
-      await fs.chmod(target, file.mode & 0o777);
+      fsSync.writeFileSync(target, file.data, { flag: "wx" });
+      fsSync.chmodSync(target, file.mode & 0o777);
     } else {
       result.skipped.push(rel);
       continue;
     }
     result.written += 1;
+    if (result.written % FILES_PER_YIELD === 0) await yieldToEventLoop();
   }
   return result;
-}
-
-export interface CopyResult {
-  /** reflink: copy-on-write clones (fast, no data copied); copy: bytes copied. */
-  method: "reflink" | "copy";
-  durationMs: number;
-}
-
-async function firstRegularFile(dir: string): Promise<string | null> {
-  for (const entry of (await fs.readdir(dir, { withFileTypes: true })).sort(byName)) {
-    const full = path.join(dir, entry.name);
-    if (entry.isFile()) return full;
-    if (entry.isDirectory()) {
-      const found = await firstRegularFile(full);
-      if (found) return found;
-    }
-  }
-  return null;
-}
-
-/** Whether this file system clones files (tried once on a real file, into a scratch name). */
-async function canClone(sample: string | null, scratchDir: string): Promise<boolean> {
-  if (!sample) return false;
-  const scratch = path.join(scratchDir, `.reflink-probe-${process.pid}-${Date.now()}`);
-  try {
-    await fs.copyFile(sample, scratch, constants.COPYFILE_FICLONE_FORCE);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await fs.rm(scratch, { force: true });
-  }
-}
-
-/**
- * Copies a folder (modes kept, symlinks copied as links with their target verbatim) into `to`,
- * which must not exist yet. Uses copy-on-write clones where the file system has them (btrfs, XFS,
- * APFS), a plain copy elsewhere, and says which.
- */
-export async function copyWorkspace(from: string, to: string): Promise<CopyResult> {
-  const started = performance.now();
-  try {
-    await fs.access(to);
-    throw new AppError("CONFLICT", `${to} already exists`);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-  }
-  await fs.mkdir(path.dirname(to), { recursive: true });
-  const clone = await canClone(await firstRegularFile(from), path.dirname(to));
-  const options = { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false };
-  let method: CopyResult["method"] = clone ? "reflink" : "copy";
-  try {
-    await fs.cp(from, to, { ...options, mode: clone ? constants.COPYFILE_FICLONE : 0 });
-  } catch {
-    // fs.cp refuses sockets and FIFOs (and a clone can fail midway): copy plainly what can be copied.
-    await fs.rm(to, { recursive: true, force: true });
-    await fs.cp(from, to, { ...options, filter: isCopyable });
-    method = "copy";
-  }
-  return { method, durationMs: Math.round(performance.now() - started) };
-}
-
-async function isCopyable(src: string): Promise<boolean> {
-  const stat = await fs.lstat(src);
-  return stat.isFile() || stat.isDirectory() || stat.isSymbolicLink();
 }

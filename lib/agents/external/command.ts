@@ -6,7 +6,8 @@
  *
  * - in:  STUDIO_TASK, STUDIO_TASK_FILE, STUDIO_WORKSPACE, STUDIO_MODEL, STUDIO_PROVIDER,
  *        STUDIO_BASE_URL, STUDIO_API_KEY, STUDIO_MAX_STEPS, STUDIO_GUIDELINES_FILE (when set),
- *        STUDIO_OUTPUT_DIR, and the provider's usual variables (OPENAI_BASE_URL, ...).
+ *        STUDIO_AGENT_PROGRAM (the agent file's "binary", when set), STUDIO_OUTPUT_DIR, and the
+ *        provider's usual variables (OPENAI_BASE_URL, ...).
  * - out: $STUDIO_OUTPUT_DIR/trajectory.jsonl (one trajectory step per line, the run-bundle step
  *        schema), optionally $STUDIO_OUTPUT_DIR/result.json ({finalAnswer, inputTokens,
  *        outputTokens, modelCalls, costUsd, error}); everything else there is kept under native/.
@@ -79,6 +80,8 @@ export function commandAdapter(protocol: ModelProtocol): ExternalAgentAdapter {
         STUDIO_OUTPUT_DIR: input.outputDir,
         ...providerEnv(protocol, input.baseUrl, input.apiKey),
       };
+      // The agent file's "binary" (its folder is shown read-only in the sandbox).
+      if (path.isAbsolute(input.binary)) env.STUDIO_AGENT_PROGRAM = input.binary;
       if (input.guidelines) {
         const guidelinesFile = path.join(input.outputDir, "..", "guidelines.md");
         await fs.writeFile(guidelinesFile, input.guidelines);

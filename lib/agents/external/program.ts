@@ -18,16 +18,22 @@ export async function resolveAgentProgram(
   configuredBinary?: string,
 ): Promise<AgentProgram> {
   const nodeModules = path.join(projectRoot, "node_modules");
-  if (adapter.framework === "command") return { binary: "bash", version: null, programDirs: [] };
   if (configuredBinary) {
     const binary = path.resolve(configuredBinary);
+    // A command agent's program is a file its command line runs (a script): readable is enough.
+    const needed = adapter.framework === "command" ? fs.constants.R_OK : fs.constants.X_OK;
     try {
-      await fs.access(binary, fs.constants.X_OK);
+      await fs.access(binary, needed);
     } catch {
-      throw new AppError("NOT_FOUND", `agent binary ${binary} is missing or not executable`);
+      throw new AppError(
+        "NOT_FOUND",
+        `agent binary ${binary} is missing or not ${needed === fs.constants.R_OK ? "readable" : "executable"}`,
+      );
     }
+    // Its folder is shown read-only in the sandbox, even inside the hidden project.
     return { binary, version: null, programDirs: [path.dirname(await fs.realpath(binary))] };
   }
+  if (adapter.framework === "command") return { binary: "bash", version: null, programDirs: [] };
   const binary = path.join(nodeModules, ".bin", adapter.binName ?? "");
   let version: string | null = null;
   try {

@@ -1,0 +1,97 @@
+/**
+ * The generic command adapter end to end (docs/external-agents.md): the stdlib-only Python
+ * reference agent (examples/python-agent) runs through run-agents in the sandbox, talking to the
+ * scripted model over the OpenAI chat protocol through the gateway; and a command that writes a
+ * malformed trajectory is recorded as a failed run whose error names the line and the field.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@/db/client";
+import { bubblewrapAvailable } from "@/lib/runner/sandbox";
+import { main as runAgents } from "./run-agents";
+import { cliIo, queryDb, saveSampleBenchmark } from "./test-support";
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-command-"));
+const dbPath = path.join(work, "studio.db");
+const runsDir = path.join(work, "runs");
+const REFERENCE_AGENT = "examples/python-agent/agent.json";
+
+beforeAll(async () => {
+  const db = createDb(dbPath);
+  await saveSampleBenchmark(db);
+  db.$client.close();
+});
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+const query = <T>(sql: string, ...params: unknown[]) => queryDb<T>(dbPath, sql, ...params);
+
+async function runOne(agentFile: string, subtask: string) {
+  const run = cliIo(dbPath);
+  const argv = ["--benchmark", "sample", "--agent", agentFile, "--mock", "--runs-dir", runsDir];
+  const code = await runAgents([...argv, "--subtask", subtask, "--limit", "1"], run.io);
+  return { code, out: run.out(), err: run.err() };
+}
+
+const runsOf = (name: string) =>
+  query<{ id: string; status: string; exit_reason: string; error: string | null; scripted: number }>(
+    `SELECT r.id, r.status, r.exit_reason, r.error, r.scripted
+     FROM runs r JOIN agent_configs c ON c.id = r.agent_config_id WHERE c.name = ?`,
+    name,
+  );
+
+describe.runIf(await bubblewrapAvailable())("the command adapter", () => {
+  it("runs the Python reference agent: recorded, scripted, steps normalized, workspace diff exact", async () => {
+    const result = await runOne(REFERENCE_AGENT, "codegen_file");
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/1 completed/);
+    const [run] = runsOf("python reference agent");
+    expect(run).toMatchObject({ status: "completed", exit_reason: "finished", scripted: 1, error: null });
+
+    const steps = query<{ kind: string; tool: string | null }>(
+      "SELECT kind, tool_name AS tool FROM trajectory_steps WHERE run_id = ? ORDER BY position",
+      run!.id,
+    );
+    expect(steps[0]).toEqual({ kind: "message", tool: null });
+    expect(steps.some((s) => s.kind === "tool_call" && s.tool === "bash")).toBe(true);
+    expect(steps.filter((s) => s.kind === "shell").length).toBeGreaterThan(1);
+    expect(steps.at(-1)!.kind).toBe("message");
+
+    // The scripted clean solution implements the target function: exactly that file changes.
+    const instance = JSON.parse(fs.readFileSync(path.join(runsDir, run!.id, "bundle", "instance.json"), "utf8")) as {
+      groundTruth: { originalFile: string };
+    };
+    const changes = query<{ path: string; kind: string }>(
+      "SELECT path, kind FROM file_changes WHERE run_id = ?",
+      run!.id,
+    );
+    expect(changes).toEqual([{ path: instance.groundTruth.originalFile, kind: "updated" }]);
+
+    const artifacts = query<{ path: string }>("SELECT path FROM run_artifacts WHERE run_id = ?", run!.id).map(
+      (a) => a.path,
+    );
+    expect(artifacts).toEqual(expect.arrayContaining(["native/output/trajectory.jsonl", "native/output/result.json"]));
+    const usage = query<{ model_calls: number }>("SELECT model_calls FROM runs WHERE id = ?", run!.id);
+    expect(usage[0]!.model_calls).toBe(steps.filter((s) => s.kind === "tool_call").length + 1);
+  }, 60_000);
+
+  it("records a run whose trajectory has a malformed line as failed, naming the line and the field", async () => {
+    const agentFile = path.join(work, "malformed.json");
+    const lines = [
+      { id: "s1", kind: "message", role: "assistant", text: "Looking around." },
+      { id: "s2", kind: "shell", command: "ls" },
+    ];
+    const write = lines.map((l) => `echo '${JSON.stringify(l)}' >> "$STUDIO_OUTPUT_DIR/trajectory.jsonl"`);
+    fs.writeFileSync(
+      agentFile,
+      JSON.stringify({ framework: "command", name: "malformed trajectory", command: write.join("; ") }),
+    );
+    const result = await runOne(agentFile, "delete_file");
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/0 completed, 1 failed/);
+    const [run] = runsOf("malformed trajectory");
+    expect(run).toMatchObject({ status: "failed", exit_reason: "error", scripted: 1 });
+    expect(run!.error).toMatch(/native\/output\/trajectory\.jsonl: line 2, field "exitCode"/);
+  }, 60_000);
+});
