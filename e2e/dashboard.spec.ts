@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { queryAll } from "./db";
 
@@ -65,6 +66,25 @@ test("overview -> compare -> runs (filter, sort, page, search) -> run detail, al
     page.getByTestId("chart-rates-by-framework").locator(".recharts-wrapper > svg.recharts-surface"),
   ).toBeVisible();
   await screenshot(page, testInfo, "overview");
+  const [svgDownload] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("chart-rates-by-framework").getByTestId("chart-svg").click(),
+  ]);
+  expect(svgDownload.suggestedFilename()).toBe("rates-by-framework.svg");
+  expect(fs.readFileSync((await svgDownload.path())!, "utf8")).toMatch(
+    /^<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/,
+  );
+  const [pngDownload] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("chart-rates-by-model").getByTestId("chart-png").click(),
+  ]);
+  expect(pngDownload.suggestedFilename()).toBe("rates-by-model.png");
+  expect(
+    fs
+      .readFileSync((await pngDownload.path())!)
+      .subarray(1, 4)
+      .toString(),
+  ).toBe("PNG");
 
   // A filter lands in the URL; an empty result is a designed state.
   await page.getByTestId("filter-split").selectOption("eval");
@@ -118,7 +138,7 @@ test("overview -> compare -> runs (filter, sort, page, search) -> run detail, al
   await expect(page).toHaveURL(/sort=steps/);
   await page.getByTestId("sort-steps").click();
   await expect(page).toHaveURL(/dir=asc/);
-  const steps = await page.locator('[data-testid="run-row"] td:nth-child(7)').allTextContents();
+  const steps = await page.locator('[data-testid="run-row"] td:nth-child(6)').allTextContents();
   const numbers = steps.map(Number);
   expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
 

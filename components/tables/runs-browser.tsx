@@ -73,8 +73,18 @@ function ViolationsCell({ run }: { run: RunListRow }) {
 const columns = helper.columns([
   helper.accessor("id", { header: "Run", enableSorting: false, cell: (c) => <RunCell run={c.row.original} /> }),
   helper.accessor("subtaskId", { header: "Subtask", enableSorting: false }),
-  helper.accessor("framework", { header: "Framework", enableSorting: false }),
-  helper.accessor("model", { header: "Model", enableSorting: false }),
+  helper.accessor("framework", {
+    header: "Agent",
+    enableSorting: false,
+    cell: (c) => (
+      <>
+        {c.getValue()}
+        <span className="cell-sub" title={c.row.original.agentName}>
+          {c.row.original.model}
+        </span>
+      </>
+    ),
+  }),
   helper.accessor("status", {
     header: "Status",
     enableSorting: false,
@@ -173,7 +183,7 @@ export function RunsBrowser({ rows, total, sort, dir, page, size, query }: RunsB
   return (
     <>
       <div className="table-wrap">
-        <table className="grid" data-testid="runs-table">
+        <table className="grid runs-browser" data-testid="runs-table">
           <thead>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>

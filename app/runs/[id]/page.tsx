@@ -2,24 +2,29 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
+import { getCaseStudy } from "@/db/queries/case-studies";
 import { getRunDetail } from "@/db/queries/run-detail";
 import { ContractView } from "@/components/benchmark/contract-view";
+import { CaseStudyPanel } from "@/components/case-studies/case-study-panel";
 import { FileDiffList } from "@/components/diff/file-diff-list";
 import { TargetComparisonView } from "@/components/diff/target-comparison";
 import { VerdictPanel } from "@/components/runs/verdict-panel";
 import { TrajectoryViewer } from "@/components/trajectory/trajectory-viewer";
 import { safeDecode } from "@/lib/util/decode";
 import { formatCost, formatDurationMs, formatTokens } from "@/lib/util/format";
+import { removeCaseStudyAction, saveCaseStudyAction } from "./actions";
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();
   const id = safeDecode((await params).id);
   const run = id === null ? null : getRunDetail(getAppDb(), id);
   if (!run) notFound();
+  const caseStudy = getCaseStudy(getAppDb(), run.id);
   const flagged = run.steps.filter((s) => s.marks.some((m) => m.severity === "violation")).length;
   const sections = [
     { id: "task", label: "Task" },
     { id: "verdicts", label: `Verdicts (${run.verdicts.length})` },
+    { id: "case-study", label: caseStudy ? "Case study ✓" : "Case study" },
     { id: "trajectory", label: `Trajectory (${run.steps.length.toLocaleString("en")})` },
     { id: "changes", label: `Changed files (${run.changes.length})` },
     ...(run.target ? [{ id: "target", label: "Ground truth vs agent" }] : []),
@@ -66,6 +71,17 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       <section id="verdicts" className="run-section" aria-labelledby="verdicts-title">
         <h2 id="verdicts-title">Verdicts</h2>
         <VerdictPanel verdicts={run.verdicts} changedPaths={run.changes.map((c) => c.path)} />
+      </section>
+
+      <section id="case-study" className="run-section" aria-labelledby="case-study-title">
+        <h2 id="case-study-title">Case study</h2>
+        <CaseStudyPanel
+          key={run.id}
+          runId={run.id}
+          caseStudy={caseStudy}
+          saveAction={saveCaseStudyAction}
+          removeAction={removeCaseStudyAction}
+        />
       </section>
 
       <section id="trajectory" className="run-section" aria-labelledby="trajectory-title">

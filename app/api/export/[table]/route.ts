@@ -123,7 +123,8 @@ export async function GET(request: Request, context: { params: Promise<{ table: 
     const format = (url.searchParams.get("format") ?? "csv") as ExportFormat;
     if (format !== "csv" && format !== "json")
       throw new AppError("INVALID_INPUT", `format: expected csv or json, got "${format}"`);
-    if (!(table in TABLES)) throw new AppError("NOT_FOUND", `no export "${table}" (${Object.keys(TABLES).join(", ")})`);
+    if (!Object.hasOwn(TABLES, table))
+      throw new AppError("NOT_FOUND", `no export "${table}" (${Object.keys(TABLES).join(", ")})`);
     const query = Object.fromEntries(url.searchParams);
     delete query.format;
     const { rows, meta } = TABLES[table as keyof typeof TABLES](query);

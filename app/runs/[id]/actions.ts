@@ -1,0 +1,68 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { getAppDb } from "@/db/app-db";
+import { getCaseStudy, removeCaseStudy, upsertCaseStudy } from "@/db/queries/case-studies";
+import { CaseStudyRunIdSchema, parseCaseStudyForm } from "@/lib/case-studies/schema";
+import type { CaseStudyActionResult } from "@/lib/case-studies/types";
+import { AppError, isAppError, publicMessageOf } from "@/lib/errors/app-error";
+
+/**
+ * Who may flag, edit and unflag case studies: the one check both actions pass through. There are
+ * no user accounts yet (issue 7), so every visitor may; issue 7 adds the role check here.
+ */
+async function authorizeCaseStudyChange(): Promise<void> {}
+
+/** Server actions are public endpoints: authorize, validate, and translate errors once, here. */
+async function caseStudyAction(
+  form: FormData,
+  change: (runId: string) => CaseStudyActionResult,
+): Promise<CaseStudyActionResult> {
+  try {
+    await authorizeCaseStudyChange();
+    const runId = CaseStudyRunIdSchema.safeParse(form.get("runId"));
+    if (!runId.success) throw new AppError("INVALID_INPUT", runId.error.issues[0]?.message ?? "run: invalid");
+    const result = change(runId.data);
+    if (result.ok) {
+      revalidatePath(`/runs/${encodeURIComponent(runId.data)}`);
+      revalidatePath("/case-studies");
+    }
+    return result;
+  } catch (error) {
+    if (!isAppError(error) || error.code === "INTERNAL") console.error("case study action failed", error);
+    return { ok: false, error: publicMessageOf(error) };
+  }
+}
+
+const field = (form: FormData, name: string) => form.get(name) ?? undefined;
+
+/** Flags the run as a case study, or saves the edits to its case study. */
+export async function saveCaseStudyAction(
+  _previous: CaseStudyActionResult | null,
+  form: FormData,
+): Promise<CaseStudyActionResult> {
+  return caseStudyAction(form, (runId) => {
+    const parsed = parseCaseStudyForm({
+      title: field(form, "title"),
+      note: field(form, "note"),
+      tags: field(form, "tags"),
+    });
+    if (!parsed.ok) return { ok: false, error: "Check the highlighted fields.", fieldErrors: parsed.fieldErrors };
+    const db = getAppDb();
+    const existed = getCaseStudy(db, runId) !== null;
+    upsertCaseStudy(db, runId, parsed.value);
+    return { ok: true, message: existed ? "Case study saved." : "Flagged as a case study." };
+  });
+}
+
+/** Unflags the run (its title, note and tags are deleted). */
+export async function removeCaseStudyAction(
+  _previous: CaseStudyActionResult | null,
+  form: FormData,
+): Promise<CaseStudyActionResult> {
+  return caseStudyAction(form, (runId) => {
+    // Idempotent: unflagged in another tab meanwhile is still unflagged, and the page refreshes.
+    const removed = removeCaseStudy(getAppDb(), runId);
+    const message = removed ? "Unflagged: the run is no longer a case study." : "The run was no longer a case study.";
+    return { ok: true, message };
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * Case studies: a run someone flagged as worth showing, with a title, a note and tags, browsed in
+ * the gallery (app/case-studies). What crosses the boundary is checked here: the flag form (a
+ * server action, so a public endpoint) and the gallery's URL parameters. Every message names its
+ * field, so the form can show it next to that field and a bad link says what is wrong.
+ */
+import { z } from "zod";
+
+export const TITLE_MAX = 200;
+export const NOTE_MAX = 20_000;
+export const TAG_MAX = 40;
+export const TAGS_MAX = 20;
+/** Raw tag input: 20 tags of 40 characters and their separators fit with room to spare. */
+const TAGS_INPUT_MAX = 2_000;
+/** Allowed after lower-casing: letters, digits, "-", "_" and ".". */
+const TAG_PATTERN = /^[a-z0-9._-]+$/;
+
+export const CASE_STUDY_FIELDS = ["title", "note", "tags"] as const;
+export type CaseStudyField = (typeof CASE_STUDY_FIELDS)[number];
+
+/** Tag input as typed ("Shell, env  rm-rf") into candidate tags: lower-case, deduplicated, sorted. */
+export function splitTags(text: string): string[] {
+  const tags = text
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter((tag) => tag !== "");
+  return [...new Set(tags)].sort();
+}
+
+/** Why `tag` (already lower-case) cannot be a tag, or null when it can. */
+export function tagProblem(tag: string): string | null {
+  const shown = tag.length > 48 ? `${tag.slice(0, 45)}…` : tag;
+  if (tag.length === 0) return "a tag cannot be empty";
+  if (tag.length > TAG_MAX) return `"${shown}" is longer than ${TAG_MAX} characters`;
+  if (!TAG_PATTERN.test(tag)) return `"${shown}" may contain only a-z, 0-9, "-", "_" and "."`;
+  return null;
+}
+
+/** One tag as a URL parameter (?tag=) or a stored value. */
+export const TagSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .superRefine((tag, ctx) => {
+    const problem = tagProblem(tag);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+export const TagListSchema = z.array(TagSchema).max(TAGS_MAX);
+
+const tagsInput = z
+  .string({ error: "Tags must be text" })
+  .max(TAGS_INPUT_MAX, `Tags: at most ${TAGS_INPUT_MAX.toLocaleString("en")} characters of input`)
+  .optional()
+  .transform((text, ctx) => {
+    const tags = splitTags(text ?? "");
+    const problems = tags.map(tagProblem).filter((p) => p !== null);
+    if (tags.length > TAGS_MAX) problems.unshift(`at most ${TAGS_MAX} tags (got ${tags.length})`);
+    if (problems.length > 0) ctx.addIssue({ code: "custom", message: `Tags: ${problems.join("; ")}` });
+    return tags;
+  });
+
+export const CaseStudyInputSchema = z.object({
+  title: z
+    .string({ error: "Title is required" })
+    .trim()
+    .min(1, "Title is required")
+    .max(TITLE_MAX, `Title: at most ${TITLE_MAX} characters`),
+  note: z
+    .string({ error: "Note must be text" })
+    .trim()
+    .max(NOTE_MAX, `Note: at most ${NOTE_MAX.toLocaleString("en")} characters`)
+    .optional()
+    .transform((note) => note ?? ""),
+  tags: tagsInput,
+});
+/** What the form sends, normalized: trimmed title and note, tags lower-case, deduplicated and sorted. */
+export type CaseStudyInput = z.infer<typeof CaseStudyInputSchema>;
+
+export type CaseStudyFieldErrors = Partial<Record<CaseStudyField, string>>;
+export type CaseStudyFormParse = { ok: true; value: CaseStudyInput } | { ok: false; fieldErrors: CaseStudyFieldErrors };
+
+/** The form's fields (strings, or absent) into a case study, or one message per bad field. */
+export function parseCaseStudyForm(raw: Partial<Record<CaseStudyField, unknown>>): CaseStudyFormParse {
+  const result = CaseStudyInputSchema.safeParse(raw);
+  if (result.success) return { ok: true, value: result.data };
+  const fieldErrors: CaseStudyFieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as CaseStudyField;
+    fieldErrors[field] ??= issue.message;
+  }
+  return { ok: false, fieldErrors };
+}
+
+/** A run id as a server action receives it (the route decodes it; it names an existing run or nothing). */
+export const CaseStudyRunIdSchema = z
+  .string({ error: "run: missing" })
+  .min(1, "run: missing")
+  .max(300, "run: too long");
+
+/** The gallery's URL: /case-studies?tag=shell&q=rm -rf */
+export const GalleryParamsSchema = z.object({
+  tag: TagSchema.optional(),
+  q: z.string().max(200, "at most 200 characters").optional(),
+});
+export type GalleryParams = z.infer<typeof GalleryParamsSchema>;
