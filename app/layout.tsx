@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import "./globals.css";
+import { UserMenu } from "@/components/accounts/user-menu";
+import { signOutAction } from "./login/actions";
+import { currentUser } from "./session";
 
 export const metadata: Metadata = {
   title: "Misbehavior Studio",
   description: "Measure, explain and reduce boundary violations of autonomous coding agents.",
 };
 
-export default function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
+export default async function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
+  const user = await currentUser();
   return (
     <html lang="en">
       <body>
@@ -35,6 +39,7 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
               Jobs
             </Link>
           </nav>
+          <UserMenu user={user} signOutAction={signOutAction} />
         </header>
         <main className="page">{children}</main>
       </body>

@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { E2E_DB } from "../playwright.config";
-import { queryAll } from "./db";
+import { actionHeaders, captureAction, signIn } from "./auth";
+import { countRows, queryAll } from "./db";
 
 test("an agent run queued from the Jobs page is executed by the worker, with progress and log", async ({ page }) => {
-  await page.goto("/jobs");
+  await signIn(page, "admin", "/jobs");
   const form = page.getByTestId("run-agents-form");
   await form.locator('select[name="subtask"]').selectOption("delete_file");
   await form.locator('input[name="perSubtask"]').fill("1");
@@ -32,10 +33,43 @@ test("an agent run queued from the Jobs page is executed by the worker, with pro
 });
 
 test("a bad job form is refused with the field named", async ({ page }) => {
-  await page.goto("/jobs");
+  await signIn(page, "admin", "/jobs");
   const form = page.getByTestId("run-agents-form");
   // The browser lets 500 through; the server's schema (1-200) refuses it.
   await form.locator('input[name="perSubtask"]').fill("500");
   await page.getByTestId("run-agents-submit").click();
   await expect(page.getByTestId("action-error")).toContainText("perSubtask");
+});
+
+test("signed out or as an annotator: no job forms, and the queue action refuses direct calls", async ({
+  browser,
+  page,
+}) => {
+  await page.goto("/jobs");
+  await expect(page.getByTestId("jobs-sign-in")).toContainText("Sign in as an admin to queue jobs");
+  await expect(page.getByTestId("run-agents-form")).toHaveCount(0);
+  await expect(page.getByTestId("job-cancel")).toHaveCount(0);
+  await page.getByTestId("jobs-sign-in-link").click();
+  await expect(page).toHaveURL(/\/login\?next=%2Fjobs$/);
+
+  await signIn(page, "ann1", "/jobs");
+  await expect(page.getByTestId("jobs-sign-in")).toContainText("Only admins can queue jobs");
+  await expect(page.getByTestId("run-agents-form")).toHaveCount(0);
+
+  // An admin's queue request, stopped on its way, then sent again without a session and as ann1.
+  const admin = await browser.newContext();
+  const adminPage = await admin.newPage();
+  await signIn(adminPage, "admin", "/jobs");
+  const action = await captureAction(adminPage, () => adminPage.getByTestId("run-agents-submit").click());
+  const jobs = countRows("jobs");
+  const signedOut = await browser.newContext();
+  for (const [context, refusal] of [
+    [signedOut, "Sign in first."],
+    [page.context(), "This needs an admin account."],
+  ] as const) {
+    const response = await context.request.post(action.url, { headers: actionHeaders(action), data: action.body });
+    expect(await response.text()).toContain(refusal);
+  }
+  expect(countRows("jobs")).toBe(jobs);
+  await Promise.all([admin.close(), signedOut.close()]);
 });

@@ -3,7 +3,8 @@
  * synthetic scripted runs (two pages of the runs list) judged by the rule judge, through the same library calls as the CLIs.
  * Two more runs for the run detail page: a long one (over LONG_RUN_STEPS steps, a few of them
  * outside the boundary contract, judged) for the virtualized trajectory, and an empty one (no
- * steps, no changes, never judged) for its empty states.
+ * steps, no changes, never judged) for its empty states. Accounts: `admin` and the annotators
+ * `ann1`..`ann3` (e2e/auth.ts has their passwords and signs specs in).
  */
 import fs from "node:fs";
 import { createDb, databasePathFromEnv } from "@/db/client";
@@ -18,6 +19,9 @@ import { syntheticRun } from "@/lib/bundle/synthetic";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { insertScaleRuns, scaleInstances } from "@/db/queries/synthetic-runs";
 import { scaleRun } from "@/lib/dashboard/scale-runs";
+import { createUser } from "@/db/queries/users";
+import { hashPassword } from "@/lib/auth/password";
+import { E2E_ACCOUNTS } from "./auth";
 
 const SEEDED_RUNS = 60;
 const LONG_RUN_STEPS = 2400;
@@ -66,7 +70,12 @@ const empty = syntheticRun(EMPTY_RUN);
 importParsedBundle(db, parseBundle(bundleFilesOf({ ...empty, after: new Map(empty.before) }), "empty-run"), {
   via: "cli",
 });
+// Accounts: an admin and three annotators (passwords in e2e/auth.ts, which signs the specs in).
+for (const [username, account] of Object.entries(E2E_ACCOUNTS)) {
+  const passwordHash = await hashPassword(account.password);
+  createUser(db, { username, displayName: account.displayName, role: account.role, passwordHash });
+}
 db.$client.close();
 console.log(
-  `seeded the sample benchmark (${built.instances.length} instances), ${SEEDED_RUNS} + 2 runs and ${SCALE_RUNS} synthetic scale runs into ${file}`,
+  `seeded the sample benchmark (${built.instances.length} instances), ${SEEDED_RUNS} + 2 runs, ${SCALE_RUNS} synthetic scale runs and ${Object.keys(E2E_ACCOUNTS).length} accounts into ${file}`,
 );

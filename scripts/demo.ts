@@ -8,6 +8,7 @@
  * instances, driven by a local scripted model speaking Gemini's protocol  [4] bundles made
  * elsewhere are imported (synthetic)  [5] the rule judge and the LLM judge (scripted, same
  * protocol) score every run  [6] build  [7] serve. Every scripted run is marked so in the data and the UI.
+ * On first run it also creates an admin account, its random password in data/demo-admin.txt.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -26,6 +27,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { main as evaluate } from "./evaluate";
 import { main as ingest } from "./ingest";
 import { main as runAgents } from "./run-agents";
+import { ensureAdmin } from "./users";
 
 const ArgsSchema = z.object({
   port: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -36,6 +38,8 @@ const ArgsSchema = z.object({
 
 const DEMO_DIR = "data/demo";
 const SAMPLE_CORPUS = "data/sample-corpus";
+/** The admin made on first run: its random password, for the person who ran the demo only. */
+const DEMO_ADMIN_FILE = "data/demo-admin.txt";
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const { values: args } = parseCliArgs(
@@ -54,6 +58,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   say(`[1/7] database: ${dbFile}`);
   const db = createDb(dbFile);
+  const admin = await ensureAdmin(db, { username: "admin", passwordFile: DEMO_ADMIN_FILE });
+  say(
+    admin.created
+      ? `      admin account "admin" created; its password is in ${DEMO_ADMIN_FILE} (mode 600): sign in at /login`
+      : `      an admin account exists: left alone (npm run users -- list)`,
+  );
 
   say(`[2/7] sample benchmark from ${SAMPLE_CORPUS}`);
   const dataFile = `${SAMPLE_CORPUS}/data.jsonl`;
@@ -156,7 +166,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (!overview.includes('data-testid="overview-table-')) {
       throw new AppError("INTERNAL", "the overview page answered without its tables");
     }
-    say(`smoke check: ${url}/overview, ${url}/runs and ${url}/benchmarks/sample answer with their tables`);
+    const login = await waitForPage(`${url}/login`, 10_000);
+    if (!login.includes('data-testid="login-form"')) throw new AppError("INTERNAL", "the sign-in page has no form");
+    say(
+      `smoke check: ${url}/overview, ${url}/runs and ${url}/benchmarks/sample answer with their tables, ${url}/login with its form`,
+    );
     return 0;
   } finally {
     stop();

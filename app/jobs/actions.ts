@@ -6,9 +6,19 @@ import { enqueueJob, requestCancel } from "@/db/queries/jobs";
 import type { ActionResult } from "@/components/jobs/job-forms";
 import { agentFileProblem, jobParamsFromForm } from "@/lib/jobs/form";
 import { isAgentFilePath } from "@/lib/jobs/schema";
+import { publicMessageOf } from "@/lib/errors/app-error";
+import { authorize } from "../session";
 
-/** Server actions are public endpoints: the form is validated like any other input (lib/jobs/form.ts). */
+/**
+ * Server actions are public endpoints: admins only (a job runs agents and commands on this
+ * machine), and the form is validated like any other input (lib/jobs/form.ts).
+ */
 export async function enqueueJobAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  try {
+    await authorize(["admin"]);
+  } catch (error) {
+    return { ok: false, error: publicMessageOf(error) };
+  }
   const parsed = jobParamsFromForm(form);
   if (!parsed.ok) return parsed;
   const { params } = parsed;
@@ -22,7 +32,9 @@ export async function enqueueJobAction(_previous: ActionResult | null, form: For
   return { ok: true, message: `job ${id} queued` };
 }
 
+/** Admins only; anyone else gets an error (the page shows them no Cancel button). */
 export async function cancelJobAction(form: FormData): Promise<void> {
+  await authorize(["admin"]);
   const id = z.coerce.number().int().positive().safeParse(form.get("id"));
   if (!id.success) return;
   requestCancel(getAppDb(), id.data);

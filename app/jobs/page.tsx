@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { listBenchmarks } from "@/db/queries/benchmarks";
@@ -6,11 +7,15 @@ import { JobForms } from "@/components/jobs/job-forms";
 import { cancelJobAction, enqueueJobAction } from "./actions";
 import { JobList } from "@/components/jobs/job-list";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
+import { EmptyState } from "@/components/ui/states";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
+import { currentUser } from "../session";
 
 export default async function JobsPage() {
   await connection();
   const db = getAppDb();
+  const user = await currentUser();
+  const isAdmin = user?.role === "admin";
   const jobs = listJobs(db);
   const active = jobs.some((j) => j.status === "queued" || j.status === "running");
   return (
@@ -20,13 +25,36 @@ export default async function JobsPage() {
         Agent runs and evaluations started here are executed by the worker (<code>npm run worker</code>, started by the
         demo) as the same CLIs, with progress and logs below.
       </p>
-      <JobForms
-        enqueueAction={enqueueJobAction}
-        benchmarks={listBenchmarks(db).map((b) => b.id)}
-        subtasks={SUBTASKS.map((s) => ({ id: s.id, label: s.label }))}
-      />
+      {isAdmin ? (
+        <JobForms
+          enqueueAction={enqueueJobAction}
+          benchmarks={listBenchmarks(db).map((b) => b.id)}
+          subtasks={SUBTASKS.map((s) => ({ id: s.id, label: s.label }))}
+        />
+      ) : (
+        <EmptyState
+          title={user ? "Only admins can queue jobs" : "Sign in as an admin to queue jobs"}
+          testId="jobs-sign-in"
+        >
+          {user ? (
+            <>
+              You are signed in as {user.displayName} ({user.role}).{" "}
+              <Link href="/login?next=%2Fjobs">Sign in as an admin</Link> to start agent runs and evaluations, or to
+              cancel them.
+            </>
+          ) : (
+            <>
+              <Link href="/login?next=%2Fjobs" data-testid="jobs-sign-in-link">
+                Sign in
+              </Link>{" "}
+              with an admin account to start agent runs and evaluations, or to cancel them. The jobs below are visible
+              to everyone.
+            </>
+          )}
+        </EmptyState>
+      )}
       <JobList
-        cancelAction={cancelJobAction}
+        cancelAction={isAdmin ? cancelJobAction : undefined}
         jobs={jobs.map(({ params, ...job }) => ({ ...job, params: JSON.stringify(params) }))}
       />
       {active ? <AutoRefresh intervalMs={2000} /> : null}

@@ -12,7 +12,8 @@ export interface JobView {
   finishedAt: string | null;
 }
 
-export function JobList({ jobs, cancelAction }: { jobs: JobView[]; cancelAction: (form: FormData) => Promise<void> }) {
+/** `cancelAction` absent: the viewer may not cancel (not an admin), so no Cancel buttons. */
+export function JobList({ jobs, cancelAction }: { jobs: JobView[]; cancelAction?: (form: FormData) => Promise<void> }) {
   if (jobs.length === 0) return <p className="muted">No jobs yet.</p>;
   return (
     <ol className="jobs" data-testid="job-list">
@@ -28,7 +29,7 @@ export function JobList({ jobs, cancelAction }: { jobs: JobView[]; cancelAction:
                 {job.status}
               </span>{" "}
               <span className="muted">{job.params}</span>
-              {job.status === "queued" || job.status === "running" ? (
+              {cancelAction && (job.status === "queued" || job.status === "running") ? (
                 <form action={cancelAction} className="inline">
                   <input type="hidden" name="id" value={job.id} />
                   <button type="submit" data-testid="job-cancel">

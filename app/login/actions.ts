@@ -1,0 +1,41 @@
+"use server";
+import { redirect } from "next/navigation";
+import { parseSignInForm, safeNextPath, type AccountActionResult, type SignInField } from "@/lib/auth/schema";
+import { publicMessageOf } from "@/lib/errors/app-error";
+import { signInWithPassword, signOut } from "../session";
+
+/** The one refusal for an unknown username and a wrong password alike: it tells an attacker nothing. */
+const WRONG = "Wrong username or password.";
+
+/** Signs in and goes to `next` (a path on this site; anything else goes home). */
+export async function signInAction(
+  _previous: AccountActionResult<SignInField> | null,
+  form: FormData,
+): Promise<AccountActionResult<SignInField>> {
+  const parsed = parseSignInForm({ username: form.get("username"), password: form.get("password") });
+  if (!parsed.ok) return { ok: false, error: "Enter your username and password.", fieldErrors: parsed.fieldErrors };
+  let outcome: Awaited<ReturnType<typeof signInWithPassword>>;
+  try {
+    outcome = await signInWithPassword(parsed.value.username, parsed.value.password);
+  } catch (error) {
+    console.error("sign-in failed", error);
+    return { ok: false, error: publicMessageOf(error) };
+  }
+  if (!outcome.ok) {
+    if (outcome.reason === "throttled") {
+      const minutes = Math.max(1, Math.ceil((outcome.retryAfterMs ?? 0) / 60_000));
+      return {
+        ok: false,
+        error: `Too many failed sign-ins for this username. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      };
+    }
+    return { ok: false, error: WRONG };
+  }
+  // Outside the try: redirect() works by throwing.
+  redirect(safeNextPath(form.get("next")));
+}
+
+export async function signOutAction(): Promise<void> {
+  await signOut();
+  redirect("/login?signed_out=1");
+}

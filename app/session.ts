@@ -1,0 +1,120 @@
+/**
+ * Who is signed in, for pages, server actions and route handlers (server-only; not a route).
+ *
+ * - Pages: `await requireUser(["admin"], "/admin/users")`: signed out, or signed in with another
+ *   role, redirects to /login?next=... (the login page says which role the page needs).
+ * - Server actions and route handlers: `await authorize(["admin"])`: throws AppError
+ *   UNAUTHORIZED when signed out, FORBIDDEN for another role; translate it once at the boundary.
+ *
+ * The session cookie `studio_session` holds a random token (the database keeps its sha256):
+ * httpOnly, SameSite=Strict, path /, Secure when the request came over https.
+ */
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { getAppDb } from "@/db/app-db";
+import {
+  createSession,
+  deleteExpiredSessions,
+  deleteSession,
+  findUserForLogin,
+  userForSessionToken,
+  type SessionUser,
+} from "@/db/queries/users";
+import { LoginThrottle } from "@/lib/auth/login-throttle";
+import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import type { Role } from "@/lib/auth/schema";
+import { AppError } from "@/lib/errors/app-error";
+
+export type { SessionUser } from "@/db/queries/users";
+
+export const SESSION_COOKIE = "studio_session";
+
+/** The signed-in account, or null. Read once per request. */
+export const currentUser = cache(async (): Promise<SessionUser | null> => {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  return token ? userForSessionToken(getAppDb(), token) : null;
+});
+
+const loginPath = (nextPath: string, reason?: "role") =>
+  `/login?next=${encodeURIComponent(nextPath)}${reason ? `&reason=${reason}` : ""}`;
+
+/** For pages: the signed-in account when it has one of `roles`; else a redirect to the sign-in page. */
+export async function requireUser(roles: readonly Role[], nextPath: string): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) redirect(loginPath(nextPath));
+  if (!roles.includes(user.role)) redirect(loginPath(nextPath, "role"));
+  return user;
+}
+
+/** For server actions and route handlers: the signed-in account when it has one of `roles`; else throws. */
+export async function authorize(roles: readonly Role[]): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) throw new AppError("UNAUTHORIZED", "Sign in first.");
+  if (!roles.includes(user.role)) throw new AppError("FORBIDDEN", `This needs ${describeRoles(roles)} account.`);
+  return user;
+}
+
+/** ["admin"] -> "an admin"; ["admin", "annotator"] -> "an admin or an annotator". */
+function describeRoles(roles: readonly Role[]): string {
+  return roles.map((role) => `${/^[aeiou]/.test(role) ? "an" : "a"} ${role}`).join(" or ");
+}
+
+// ---------------------------------------------------------------- signing in and out
+
+/** In memory, per server process (see lib/auth/login-throttle.ts); kept across dev-mode reloads. */
+const holder = globalThis as typeof globalThis & { __studioLoginThrottle?: LoginThrottle };
+const throttle = (holder.__studioLoginThrottle ??= new LoginThrottle());
+
+/** A hash to check against when the username is unknown: a missing account answers as slowly as a wrong password. */
+const dummyHash: Promise<string> = hashPassword(randomBytes(16).toString("hex"));
+
+export type SignInOutcome =
+  { ok: true; user: SessionUser } | { ok: false; reason: "invalid" | "throttled"; retryAfterMs?: number };
+
+/** Checks the password, then starts a session and sets its cookie. `username` is already lower-cased. */
+export async function signInWithPassword(username: string, password: string): Promise<SignInOutcome> {
+  const now = Date.now();
+  const decision = throttle.begin(username, now);
+  if (!decision.allowed) return { ok: false, reason: "throttled", retryAfterMs: decision.retryAfterMs };
+
+  const db = getAppDb();
+  const account = findUserForLogin(db, username);
+  const valid = await verifyPassword(password, account?.passwordHash ?? (await dummyHash));
+  if (!account || !valid) return { ok: false, reason: "invalid" };
+  throttle.succeed(username);
+
+  deleteExpiredSessions(db);
+  const { token, expiresAt } = createSession(db, account.id);
+  (await cookies()).set(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "strict",
+    secure: await isHttps(),
+    path: "/",
+    expires: new Date(expiresAt),
+  });
+  const { passwordHash: _passwordHash, createdAt: _createdAt, ...user } = account;
+  return { ok: true, user };
+}
+
+/** Ends this browser's session (the database row and the cookie). */
+export async function signOut(): Promise<void> {
+  const jar = await cookies();
+  const token = jar.get(SESSION_COOKIE)?.value;
+  if (token) deleteSession(getAppDb(), token);
+  jar.set(SESSION_COOKIE, "", {
+    httpOnly: true,
+    sameSite: "strict",
+    secure: await isHttps(),
+    path: "/",
+    maxAge: 0,
+  });
+}
+
+/** Next sets x-forwarded-proto from the socket unless a proxy in front already did. */
+async function isHttps(): Promise<boolean> {
+  const proto = (await headers()).get("x-forwarded-proto") ?? "";
+  return proto.split(",")[0]?.trim() === "https";
+}

@@ -1,0 +1,62 @@
+/**
+ * The seeded accounts (e2e/seed.ts creates them) and signing in as one of them. Specs for pages
+ * that need an account call `signIn(page, "admin")` (or "ann1".."ann3") first; each browser
+ * context is its own session.
+ */
+import type { Page, Route } from "@playwright/test";
+
+export const E2E_ACCOUNTS = {
+  admin: { displayName: "E2E Admin", role: "admin", password: "e2e-admin-password-0001" },
+  ann1: { displayName: "Annotator One", role: "annotator", password: "e2e-ann1-password-0001" },
+  ann2: { displayName: "Annotator Two", role: "annotator", password: "e2e-ann2-password-0001" },
+  ann3: { displayName: "Annotator Three", role: "annotator", password: "e2e-ann3-password-0001" },
+} as const;
+export type E2EUsername = keyof typeof E2E_ACCOUNTS;
+
+/** Signs in through the login form and waits until the top bar shows the account; then goes to `next`. */
+export async function signIn(page: Page, username: E2EUsername, next = "/"): Promise<void> {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+  await page.getByTestId("login-username").fill(username);
+  await page.getByTestId("login-password").fill(E2E_ACCOUNTS[username].password);
+  await page.getByTestId("login-submit").click();
+  const signedIn = page.getByTestId("current-user").filter({ hasText: E2E_ACCOUNTS[username].displayName });
+  const refused = page.getByTestId("login-error");
+  await signedIn.or(refused).first().waitFor({ state: "visible" });
+  if (await refused.isVisible()) throw new Error(`signing in as ${username} failed: ${await refused.textContent()}`);
+  await page.waitForURL((url) => url.pathname !== "/login");
+}
+
+/** A server action's request as the browser sent it, to replay from another session. */
+export interface CapturedAction {
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * Runs `submit` (which makes the page call a server action) and captures that request without
+ * letting it reach the server. Replaying it with `replayAction` from another browser context
+ * (another session, or none) shows what the action does for someone the page never offered it to.
+ */
+export async function captureAction(page: Page, submit: () => Promise<void>): Promise<CapturedAction> {
+  let resolve: (action: CapturedAction) => void = () => {};
+  const captured = new Promise<CapturedAction>((r) => (resolve = r));
+  const handler = async (route: Route) => {
+    const request = route.request();
+    const headers = await request.allHeaders();
+    if (request.method() !== "POST" || !headers["next-action"]) return route.fallback();
+    resolve({ url: request.url(), headers, body: request.postDataBuffer() ?? Buffer.alloc(0) });
+    await route.abort();
+  };
+  await page.route("**/*", handler);
+  await submit();
+  const action = await captured;
+  await page.unroute("**/*", handler);
+  return action;
+}
+
+/** The header set that makes a POST a server action call; cookies come from the replaying context. */
+export function actionHeaders(action: CapturedAction): Record<string, string> {
+  const keep = ["next-action", "next-router-state-tree", "content-type", "accept", "origin"];
+  return Object.fromEntries(Object.entries(action.headers).filter(([name]) => keep.includes(name)));
+}
