@@ -16,3 +16,27 @@ export { pairwiseCohenKappas, type PairwiseKappa } from "./pairwise";
 export { majorityVote, type MajorityKind, type MajorityVote } from "./majority-vote";
 export type { Label } from "./categories";
 export type { ReliabilityValue } from "./schema";
+
+// The study itself: sampling, the human majority, the report and its export.
+export { allocateProportional, assignAnnotators, stratifiedSample, stratumOf } from "./sampling";
+export type { AssignedItem, Sample, SampleCandidate, SampledItem, SampleOptions } from "./sampling";
+export { applicableMetrics } from "./applicability";
+export { humanMajorities, type ItemMetricMajority } from "./item-majority";
+export { computeAgreementReport, DEFAULT_BOOTSTRAP_ITERATIONS } from "./report";
+export type * from "./report-types";
+export { REPORT_CATEGORIES } from "./report-types";
+export { ReportInputSchema, type ReportInput } from "./report-input";
+export {
+  agreementManifest,
+  exportLabels,
+  exportReport,
+  labelRows,
+  manifestBody,
+  parseLabelsExport,
+  reportRows,
+  STATISTIC_DEFINITIONS,
+  type AgreementManifest,
+  type ExportFile,
+  type ExportOptions,
+} from "./export";
+export * from "./study-schema";
