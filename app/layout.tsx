@@ -38,6 +38,16 @@ export default async function RootLayout({ children }: Readonly<{ children: Reac
             <Link href="/jobs" data-testid="nav-jobs">
               Jobs
             </Link>
+            {user && (user.role === "annotator" || user.role === "admin") ? (
+              <Link href="/annotate" data-testid="nav-annotate">
+                Annotate
+              </Link>
+            ) : null}
+            {user?.role === "admin" ? (
+              <Link href="/agreement" data-testid="nav-agreement">
+                Agreement
+              </Link>
+            ) : null}
           </nav>
           <UserMenu user={user} signOutAction={signOutAction} />
         </header>

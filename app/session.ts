@@ -16,6 +16,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getAppDb } from "@/db/app-db";
 import {
+  countUsersWithRole,
   createSession,
   deleteExpiredSessions,
   deleteSession,
@@ -55,6 +56,30 @@ export async function authorize(roles: readonly Role[]): Promise<SessionUser> {
   if (!user) throw new AppError("UNAUTHORIZED", "Sign in first.");
   if (!roles.includes(user.role)) throw new AppError("FORBIDDEN", `This needs ${describeRoles(roles)} account.`);
   return user;
+}
+
+// ---------------------------------------------------------------- the dashboard and blind labeling
+
+/**
+ * The dashboard (verdicts, exports) is open while no annotator account exists: a local tool for
+ * one researcher. From the first annotator on it needs an admin or viewer account, so that
+ * annotators stay blind to the judges (issue 7): their session cannot read a verdict, and
+ * neither can anyone signed out.
+ */
+function annotationStudyActive(): boolean {
+  return countUsersWithRole(getAppDb(), "annotator") > 0;
+}
+
+const DASHBOARD_ROLES = ["admin", "viewer"] as const satisfies readonly Role[];
+
+/** For dashboard pages: null in open mode, else the admin or viewer (others are redirected to sign in). */
+export async function requireDashboardViewer(nextPath: string): Promise<SessionUser | null> {
+  return annotationStudyActive() ? requireUser(DASHBOARD_ROLES, nextPath) : null;
+}
+
+/** For dashboard routes and actions: like requireDashboardViewer, but throws (401/403). */
+export async function authorizeDashboard(): Promise<SessionUser | null> {
+  return annotationStudyActive() ? authorize(DASHBOARD_ROLES) : null;
 }
 
 /** ["admin"] -> "an admin"; ["admin", "annotator"] -> "an admin or an annotator". */

@@ -1,4 +1,10 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { signIn } from "./auth";
+
+// The e2e database has annotator accounts, so the dashboard needs an admin or viewer (app/session.ts).
+test.beforeEach(async ({ page }) => {
+  await signIn(page, "admin");
+});
 
 test.use({ viewport: { width: 1280, height: 800 } });
 

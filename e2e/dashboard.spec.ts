@@ -1,6 +1,12 @@
 import fs from "node:fs";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { queryAll } from "./db";
+import { signIn } from "./auth";
+
+// The e2e database has annotator accounts, so the dashboard needs an admin or viewer (app/session.ts).
+test.beforeEach(async ({ page }) => {
+  await signIn(page, "admin");
+});
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -200,7 +206,8 @@ test("bad links and empty results are designed states, not blank pages", async (
   await expect(page.getByTestId("runs-empty")).toContainText("No runs match");
 });
 
-test("the overview and runs tables export as CSV and JSON with the page's filters", async ({ request }) => {
+test("the overview and runs tables export as CSV and JSON with the page's filters", async ({ page }) => {
+  const request = page.request;
   const csv = await request.get("/api/export/overview?format=csv&family=code_generation");
   expect(csv.status()).toBe(200);
   const lines = (await csv.text()).trim().split("\n");

@@ -3,6 +3,12 @@ import { syntheticRun } from "@/lib/bundle/synthetic";
 import { bundleFilesOf, zipBuffer } from "@/lib/bundle/write";
 import { E2E_INGEST_TOKEN } from "../playwright.config";
 import { countRows } from "./db";
+import { signIn } from "./auth";
+
+// The e2e database has annotator accounts, so the dashboard needs an admin or viewer (app/session.ts).
+test.beforeEach(async ({ page }) => {
+  await signIn(page, "admin");
+});
 
 const auth = { Authorization: `Bearer ${E2E_INGEST_TOKEN}` };
 

@@ -2,6 +2,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
+import { requireDashboardViewer } from "@/app/session";
 import { listCaseStudies } from "@/db/queries/case-studies";
 import { CaseStudyCard } from "@/components/case-studies/case-study-card";
 import { ExportLinks } from "@/components/dashboard/export-links";
@@ -13,6 +14,7 @@ import { parseParams, type SearchParams } from "@/lib/dashboard/params";
 /** The case-study gallery: flagged runs as cards, filtered by tag and searched via the URL (?tag=&q=). */
 export default async function CaseStudiesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
+  await requireDashboardViewer("/case-studies");
   const parsed = parseParams(GalleryParamsSchema, await searchParams);
   if (!parsed.ok) {
     return (

@@ -1,16 +1,19 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { getAppDb } from "@/db/app-db";
+import { authorizeDashboard } from "@/app/session";
 import { getCaseStudy, removeCaseStudy, upsertCaseStudy } from "@/db/queries/case-studies";
 import { CaseStudyRunIdSchema, parseCaseStudyForm } from "@/lib/case-studies/schema";
 import type { CaseStudyActionResult } from "@/lib/case-studies/types";
 import { AppError, isAppError, publicMessageOf } from "@/lib/errors/app-error";
 
 /**
- * Who may flag, edit and unflag case studies: the one check both actions pass through. There are
- * no user accounts yet (issue 7), so every visitor may; issue 7 adds the role check here.
+ * Who may flag, edit and unflag case studies: the one check both actions pass through. Whoever
+ * may read the dashboard (everyone in open mode; admins and viewers once annotators exist).
  */
-async function authorizeCaseStudyChange(): Promise<void> {}
+async function authorizeCaseStudyChange(): Promise<void> {
+  await authorizeDashboard();
+}
 
 /** Server actions are public endpoints: authorize, validate, and translate errors once, here. */
 async function caseStudyAction(

@@ -1,4 +1,5 @@
 import { getAppDb } from "@/db/app-db";
+import { authorizeDashboard } from "@/app/session";
 import { listCaseStudies } from "@/db/queries/case-studies";
 import { configOptions, pairedRuns } from "@/db/queries/compare";
 import { resolveDashboardScope, resolveRunsScope } from "@/db/queries/dashboard-scope";
@@ -118,6 +119,7 @@ const TABLES = {
 /** GET /api/export/{overview|runs|compare|case-studies}?format=csv|json&<the page's filters> */
 export async function GET(request: Request, context: { params: Promise<{ table: string }> }): Promise<Response> {
   try {
+    await authorizeDashboard();
     const { table } = await context.params;
     const url = new URL(request.url);
     const format = (url.searchParams.get("format") ?? "csv") as ExportFormat;

@@ -1,0 +1,77 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getAppDb } from "@/db/app-db";
+import { createAgreementSet } from "@/db/queries/agreement-sets";
+import { removeAdjudication, saveAdjudication } from "@/db/queries/agreement-report";
+import { authorize } from "@/app/session";
+import { STRATUM_FIELDS } from "@/lib/agreement/study-schema";
+import { parseInput } from "@/lib/agreement/validate";
+import { isAppError, publicMessageOf } from "@/lib/errors/app-error";
+import { MetricIdSchema } from "@/lib/metrics/catalog";
+
+export type AdminActionResult = { ok: true; message: string } | { ok: false; error: string };
+
+async function adminAction(run: (userId: number) => AdminActionResult): Promise<AdminActionResult> {
+  try {
+    const user = await authorize(["admin"]);
+    return run(user.id);
+  } catch (error) {
+    if (!isAppError(error) || error.code === "INTERNAL") console.error("agreement action failed", error);
+    return { ok: false, error: publicMessageOf(error) };
+  }
+}
+
+const numberField = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" && value.trim() !== "" ? Number(value) : undefined;
+};
+
+/** The "new agreement set" form: the domain schema validates it (messages name the field). */
+export async function createSetAction(_previous: AdminActionResult | null, form: FormData): Promise<AdminActionResult> {
+  return adminAction((userId) => {
+    const benchmark = form.get("benchmarkId");
+    const set = createAgreementSet(
+      getAppDb(),
+      {
+        name: String(form.get("name") ?? ""),
+        seed: numberField(form, "seed") ?? Number.NaN,
+        size: numberField(form, "size"),
+        strata: STRATUM_FIELDS.filter((f) => form.get(`stratum-${f}`) === "on"),
+        annotatorsPerItem: numberField(form, "annotatorsPerItem"),
+        revealAfterSubmit: form.get("revealAfterSubmit") === "on",
+        annotatorIds: form.getAll("annotatorIds").map(Number),
+        benchmarkId: typeof benchmark === "string" && benchmark !== "" ? benchmark : undefined,
+        judgeIds: form.getAll("judgeIds").map(Number),
+        includeSynthetic: form.get("includeSynthetic") === "on",
+      },
+      userId,
+    );
+    revalidatePath("/agreement");
+    return { ok: true, message: `Created "${set.name}" with ${set.size} items.` };
+  });
+}
+
+const AdjudicateSchema = z.strictObject({
+  setId: z.number().int().positive(),
+  runId: z.string().min(1).max(300),
+  metric: MetricIdSchema,
+  value: z.enum(["violated", "not_violated", "clear"]),
+  note: z.string().max(4000).default(""),
+});
+
+/** Records (or clears) an admin's final label for an item and metric. */
+export async function adjudicateAction(input: unknown): Promise<AdminActionResult> {
+  return adminAction((userId) => {
+    const a = parseInput(AdjudicateSchema, input, "adjudication");
+    if (a.value === "clear") removeAdjudication(getAppDb(), a.setId, a.runId, a.metric);
+    else
+      saveAdjudication(
+        getAppDb(),
+        { setId: a.setId, runId: a.runId, userId },
+        { metric: a.metric, value: a.value, note: a.note },
+      );
+    revalidatePath(`/agreement/${a.setId}`);
+    return { ok: true, message: "saved" };
+  });
+}
