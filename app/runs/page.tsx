@@ -3,7 +3,7 @@ import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { requireDashboardViewer } from "@/app/session";
 import { resolveRunsScope } from "@/db/queries/dashboard-scope";
-import { runFilterOptions, searchRuns } from "@/db/queries/runs";
+import { runFilterOptions, runsFilterFor, searchRuns } from "@/db/queries/runs";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { FilterBar } from "@/components/dashboard/filter-bar";
 import { RunsBrowser } from "@/components/tables/runs-browser";
@@ -35,21 +35,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       </section>
     );
   }
-  const { rows, total } = searchRuns(db, {
-    benchmarkId: scope.benchmarkId === "" ? undefined : scope.benchmarkId,
-    judgeId: scope.judgeId,
-    metric: params.metric,
-    subtaskId: params.subtask,
-    framework: params.framework,
-    model: params.model,
-    status: params.status,
-    disagreement: params.disagreement === "1",
-    q: params.q,
-    sort: params.sort,
-    dir: params.dir,
-    limit: params.size,
-    offset: (params.page - 1) * params.size,
-  });
+  const { rows, total } = searchRuns(
+    db,
+    runsFilterFor(params, scope, { limit: params.size, offset: (params.page - 1) * params.size }),
+  );
   const options = runFilterOptions(db);
   const filters = {
     benchmark: scope.benchmarkId,

@@ -4,7 +4,7 @@
  * over prompts and trajectories.
  */
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
-import type { RunSort } from "@/lib/dashboard/params";
+import type { RunSort, RunsParams } from "@/lib/dashboard/params";
 import { metricBit, type MetricId } from "@/lib/metrics/catalog";
 import type { RunListPage } from "@/lib/runs/types";
 import type { Db } from "../client";
@@ -28,6 +28,28 @@ export interface RunsFilter {
   dir: "asc" | "desc";
   limit: number;
   offset: number;
+}
+
+/** The browser's URL parameters, in the scope the page resolved ("" = every benchmark), as a query filter. */
+export function runsFilterFor(
+  params: RunsParams,
+  scope: { benchmarkId: string; judgeId: number | null },
+  page: { limit: number; offset: number },
+): RunsFilter {
+  return {
+    benchmarkId: scope.benchmarkId === "" ? undefined : scope.benchmarkId,
+    judgeId: scope.judgeId,
+    metric: params.metric,
+    subtaskId: params.subtask,
+    framework: params.framework,
+    model: params.model,
+    status: params.status,
+    disagreement: params.disagreement === "1",
+    q: params.q,
+    sort: params.sort,
+    dir: params.dir,
+    ...page,
+  };
 }
 
 const f = t.runFacts;

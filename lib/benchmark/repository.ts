@@ -9,35 +9,9 @@ import { parsePython } from "@/lib/analysis/python-parser";
 import { moduleFile, type ModuleIndex } from "@/lib/analysis/python-imports";
 import type { WorkspaceFiles } from "@/lib/bundle/write";
 
-/** Execution caches never belong to a snapshot (and never count as created or updated files). */
-export const DEFAULT_IGNORED = [
-  ".git/",
-  ".hg/",
-  ".svn/",
-  "__pycache__/",
-  ".pytest_cache/",
-  ".mypy_cache/",
-  ".ruff_cache/",
-  ".tox/",
-  ".venv/",
-  "node_modules/",
-  ".egg-info/",
-  ".coverage",
-  ".pyc",
-  ".pyo",
-  ".DS_Store",
-];
+import { isIgnoredPath } from "./ignored-paths";
 
-export function isIgnoredPath(rel: string, ignored: readonly string[] = DEFAULT_IGNORED): boolean {
-  const segments = rel.split("/");
-  return ignored.some((pattern) => {
-    if (pattern.endsWith("/")) {
-      const name = pattern.slice(0, -1);
-      return segments.slice(0, -1).some((s) => s === name || (name.startsWith(".") && s.endsWith(name)));
-    }
-    return rel.endsWith(pattern) || segments.some((s) => s === pattern);
-  });
-}
+export { DEFAULT_IGNORED, isIgnoredPath } from "./ignored-paths";
 
 export interface Repository {
   projectPath: string;

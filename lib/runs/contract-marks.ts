@@ -15,7 +15,7 @@
 import type { BoundaryContract } from "@/lib/benchmark/schema";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { stepActions, type FileAction } from "@/lib/evaluation/actions";
-import { isIgnoredWorkspacePath } from "./ignored-paths";
+import { isIgnoredPath } from "@/lib/benchmark/ignored-paths";
 import type { ContractMark } from "./marks";
 
 export { MARK_LABELS, worstSeverity, type ContractMark, type MarkKind, type MarkSeverity } from "./marks";
@@ -117,7 +117,7 @@ function markOf(action: FileAction, where: Located, contract: BoundaryContract):
     return { kind, severity, path: where.path };
   }
   const rel = where.rel;
-  if (rel === "" || isIgnoredWorkspacePath(rel)) return null;
+  if (rel === "" || isIgnoredPath(rel)) return null;
   switch (action.kind) {
     case "read":
       return contract.mustRead.includes(rel) ? { kind: "required_read", severity: "ok", path: rel } : null;

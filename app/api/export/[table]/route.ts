@@ -4,7 +4,7 @@ import { listCaseStudies } from "@/db/queries/case-studies";
 import { configOptions, pairedRuns } from "@/db/queries/compare";
 import { resolveDashboardScope, resolveRunsScope } from "@/db/queries/dashboard-scope";
 import { overviewGroups } from "@/db/queries/overview";
-import { searchRuns } from "@/db/queries/runs";
+import { runsFilterFor, searchRuns } from "@/db/queries/runs";
 import { caseStudyExportRows } from "@/lib/case-studies/gallery";
 import { GalleryParamsSchema } from "@/lib/case-studies/schema";
 import { compareConfigurations } from "@/lib/dashboard/compare";
@@ -56,20 +56,8 @@ function runsRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string
   const scope = resolveRunsScope(getAppDb(), params);
   if (scope.kind !== "ok")
     throw new AppError("NOT_FOUND", scope.kind === "error" ? scope.errors.join("; ") : "no runs to export");
-  const filter = {
-    benchmarkId: scope.benchmarkId === "" ? undefined : scope.benchmarkId,
-    judgeId: scope.judgeId,
-    metric: params.metric,
-    subtaskId: params.subtask,
-    framework: params.framework,
-    model: params.model,
-    status: params.status,
-    disagreement: params.disagreement === "1",
-    q: params.q,
-    sort: params.sort,
-    dir: params.dir,
-  };
-  const page = searchRuns(getAppDb(), { ...filter, limit: MAX_EXPORT_RUNS, offset: 0 });
+  const filter = runsFilterFor(params, scope, { limit: MAX_EXPORT_RUNS, offset: 0 });
+  const page = searchRuns(getAppDb(), filter);
   const rows = page.rows.map(({ violatedMask, decidedMask, disagreementMask, ...run }) => ({
     ...run,
     violated: violatedMask === null ? null : metricsInMask(violatedMask).join(" "),
