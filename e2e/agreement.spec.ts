@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { signIn, type E2EUsername } from "./auth";
 import { queryAll } from "./db";
 
@@ -19,7 +19,7 @@ function plannedLabel(annotator: number, item: number, metric: number): "v" | "n
 }
 
 /** Labels every item of the set by keyboard: v/n per metric, Ctrl+Enter, then ] to the next. */
-async function labelAll(page: Page, annotator: number): Promise<void> {
+async function labelAll(page: Page, annotator: number, testInfo: TestInfo): Promise<void> {
   await page.goto("/annotate");
   const card = page.getByTestId("annotator-set").filter({ hasText: SET_NAME });
   await card.getByTestId("resume").click();
@@ -31,6 +31,11 @@ async function labelAll(page: Page, annotator: number): Promise<void> {
     await rows.first().focus();
     for (let metric = 0; metric < count; metric++) await page.keyboard.press(plannedLabel(annotator, item, metric));
     await expect(form.getByTestId("save-state").filter({ hasText: "saved" })).toHaveCount(count);
+    if (annotator === 0 && item === 0) {
+      const shot = testInfo.outputPath("labeling-workspace.png");
+      await page.screenshot({ path: shot });
+      await testInfo.attach("labeling-workspace", { path: shot, contentType: "image/png" });
+    }
     await page.keyboard.press("Control+Enter");
     await expect(page.getByTestId("submitted")).toBeVisible();
     await expect(page.getByTestId("reveal-panel")).toBeVisible();
@@ -61,6 +66,14 @@ test("three annotators label a set by keyboard; the report shows what the labels
   await admin.getByTestId("set-name").fill(SET_NAME);
   await admin.getByTestId("set-size").fill("3");
   await admin.locator('select[name="benchmarkId"]').selectOption("synthetic");
+  // Other specs may have created more annotator accounts: enrol exactly the three.
+  const three = new Set(
+    queryAll<{ id: number }>("SELECT id FROM users WHERE username IN ('ann1', 'ann2', 'ann3')").map((u) =>
+      String(u.id),
+    ),
+  );
+  for (const box of await admin.locator('input[name="annotatorIds"]').all())
+    await box.setChecked(three.has((await box.getAttribute("value"))!));
   const [rule] = queryAll<{ id: number }>("SELECT id FROM judges WHERE kind = 'rule' ORDER BY id LIMIT 1");
   await admin.locator(`input[name="judgeIds"][value="${rule!.id}"]`).check();
   await admin.getByTestId("create-set-submit").click();
@@ -69,7 +82,7 @@ test("three annotators label a set by keyboard; the report shows what the labels
 
   const pages = await Promise.all(ANNOTATORS.map((name) => signedInPage(browser, name)));
   // Parallel sessions: every label must land (see also the concurrency test in db/queries).
-  await Promise.all(pages.map((page, i) => labelAll(page, i)));
+  await Promise.all(pages.map((page, i) => labelAll(page, i, testInfo)));
 
   const userIds = queryAll<{ id: number; username: string }>(
     "SELECT id, username FROM users WHERE username LIKE 'ann%'",
