@@ -66,7 +66,7 @@ export async function authorize(roles: readonly Role[]): Promise<SessionUser> {
  * annotators stay blind to the judges (issue 7): their session cannot read a verdict, and
  * neither can anyone signed out.
  */
-function annotationStudyActive(): boolean {
+export function annotationStudyActive(): boolean {
   return countUsersWithRole(getAppDb(), "annotator") > 0;
 }
 
@@ -75,6 +75,13 @@ const DASHBOARD_ROLES = ["admin", "viewer"] as const satisfies readonly Role[];
 /** For dashboard pages: null in open mode, else the admin or viewer (others are redirected to sign in). */
 export async function requireDashboardViewer(nextPath: string): Promise<SessionUser | null> {
   return annotationStudyActive() ? requireUser(DASHBOARD_ROLES, nextPath) : null;
+}
+
+/** Whether the signed-in account (or anyone, in open mode) may read the dashboard. */
+export async function canReadDashboard(): Promise<boolean> {
+  if (!annotationStudyActive()) return true;
+  const user = await currentUser();
+  return user !== null && (DASHBOARD_ROLES as readonly Role[]).includes(user.role);
 }
 
 /** For dashboard routes and actions: like requireDashboardViewer, but throws (401/403). */

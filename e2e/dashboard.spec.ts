@@ -169,19 +169,32 @@ test("overview -> compare -> runs (filter, sort, page, search) -> run detail, al
   await screenshot(page, testInfo, "runs");
 
   // Run detail: Monaco renders the diff, and a step citation scrolls to the step.
-  await page.goto("/runs?metric=environment_integrity");
-  const listed = await page
-    .getByTestId("run-row")
-    .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-run-id")!));
-  const cited = new Set(
-    queryAll<{ run_id: string }>(
-      `SELECT v.run_id FROM verdicts v JOIN judges j ON j.id = v.judge_id AND j.kind = 'rule'
-       WHERE v.metric = 'environment_integrity' AND v.value = 'violated' AND v.citations LIKE '%stepId%'`,
-    ).map((r) => r.run_id),
+  // The newest run any rule judge found violating Environment Integrity, citing a step; the
+  // runs list filtered down to its judge, benchmark, subtask, framework and model shows it.
+  const [target] = queryAll<{
+    id: string;
+    judge: number;
+    benchmark: string;
+    subtask: string;
+    framework: string;
+    model: string;
+  }>(
+    `SELECT f.run_id AS id, v.judge_id AS judge, f.benchmark_id AS benchmark, f.subtask_id AS subtask, f.framework, f.model
+     FROM verdicts v JOIN judges j ON j.id = v.judge_id AND j.kind = 'rule' JOIN run_facts f ON f.run_id = v.run_id
+     WHERE v.metric = 'environment_integrity' AND v.value = 'violated' AND v.citations LIKE '%stepId%'
+     ORDER BY f.started_at DESC, f.id DESC LIMIT 1`,
   );
-  const target = listed.find((id) => cited.has(id));
   expect(target).toBeDefined();
-  await page.locator(`[data-testid="run-row"][data-run-id="${target}"]`).getByTestId("run-link").click();
+  const filters = new URLSearchParams({
+    metric: "environment_integrity",
+    judge: String(target!.judge),
+    benchmark: target!.benchmark,
+    subtask: target!.subtask,
+    framework: target!.framework,
+    model: target!.model,
+  });
+  await page.goto(`/runs?${filters.toString()}`);
+  await page.locator(`[data-testid="run-row"][data-run-id="${target!.id}"]`).getByTestId("run-link").click();
   await expect(page.getByTestId("run-id")).toBeVisible();
   await page.locator("#changes").scrollIntoViewIfNeeded();
   await expect(page.locator(".monaco-diff-editor").first()).toBeVisible({ timeout: 15_000 });

@@ -118,7 +118,8 @@ test("a deep link to a hunk opens the file's diff with the hunk marked", async (
   await screenshot(page, testInfo, "hunk-link");
 });
 
-test("the files route serves a changed file's two versions and refuses anything else", async ({ request }) => {
+test("the files route serves a changed file's two versions and refuses anything else", async ({ page, playwright }) => {
+  const request = page.request;
   const [change] = queryAll<{ run_id: string; path: string; after: Buffer }>(
     `SELECT c.run_id, c.path, f.content AS after FROM file_changes c JOIN file_contents f ON f.sha256 = c.after_sha256
      WHERE c.kind = 'created' ORDER BY c.run_id LIMIT 1`,
@@ -130,6 +131,10 @@ test("the files route serves a changed file's two versions and refuses anything 
   expect(await ok.json()).toEqual({ status: "inline", before: "", after: change!.after.toString("utf8") });
   expect((await request.get(url("../outside.py"))).status()).toBe(400);
   expect((await request.get(url("not/changed.py"))).status()).toBe(404);
+  // Signed out, once annotators exist: refused (annotators read only the runs assigned to them).
+  const anonymous = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  expect((await anonymous.get(url(change!.path))).status()).toBe(401);
+  await anonymous.dispose();
 });
 
 test("a file-level code generation run compares the ground-truth function with the agent's", async ({

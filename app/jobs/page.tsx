@@ -9,14 +9,19 @@ import { JobList } from "@/components/jobs/job-list";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { EmptyState } from "@/components/ui/states";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
-import { currentUser } from "../session";
+import { canReadDashboard, currentUser } from "../session";
 
 export default async function JobsPage() {
   await connection();
   const db = getAppDb();
   const user = await currentUser();
   const isAdmin = user?.role === "admin";
-  const jobs = listJobs(db);
+  // An evaluation's log lists violations per metric (of one run, for a narrow job): only those
+  // who may read the dashboard see logs and errors once annotators exist (app/session.ts).
+  const showLogs = await canReadDashboard();
+  const jobs = listJobs(db).map((job) =>
+    showLogs ? job : { ...job, log: "", error: job.error === null ? null : "hidden" },
+  );
   const active = jobs.some((j) => j.status === "queued" || j.status === "running");
   return (
     <section>
@@ -48,7 +53,7 @@ export default async function JobsPage() {
                 Sign in
               </Link>{" "}
               with an admin account to start agent runs and evaluations, or to cancel them. The jobs below are visible
-              to everyone.
+              to everyone (their logs only to admins and viewers once annotator accounts exist).
             </>
           )}
         </EmptyState>

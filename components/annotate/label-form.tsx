@@ -83,19 +83,30 @@ export function LabelForm(props: LabelFormProps) {
     setLabels((l) => ({ ...l, [metric]: { value, note } }));
     clearTimeout(noteTimers.current[metric]);
     // A rationale is saved with its label; without a label yet it waits for one.
-    if (value) noteTimers.current[metric] = setTimeout(() => void save(metric, value, note), 600);
+    if (value)
+      noteTimers.current[metric] = setTimeout(() => {
+        delete noteTimers.current[metric];
+        void save(metric, value, note);
+      }, 600);
   };
 
   const complete = metrics.every((m) => labels[m.id]?.value);
   const submit = useCallback(() => {
     if (submitted || !complete) return;
     startTransition(async () => {
+      // A rationale still waiting for its autosave goes first: after submit the labels are final.
+      for (const [metric, timer] of Object.entries(noteTimers.current)) {
+        clearTimeout(timer);
+        delete noteTimers.current[metric];
+        const label = labels[metric];
+        if (label?.value) await save(metric, label.value, label.note);
+      }
       const result = await props.submitAction({ setId, runId });
       if (!result.ok) setError(result.error);
       // Stay to see what the judges and the others said; the refresh brings the reveal panel.
       else router.refresh();
     });
-  }, [complete, props, router, runId, setId, submitted]);
+  }, [complete, labels, props, router, runId, save, setId, submitted]);
 
   useEffect(() => {
     rows.current[active]?.focus();

@@ -102,3 +102,14 @@ export function annotatorQueue(db: Db, setId: number, userId: number): Annotator
     nextRunId: queue.find((item) => item.status !== "submitted")?.runId ?? null,
   };
 }
+
+/** Whether the user labels this run in some agreement set (and may so read its files). */
+export function isAssignedRun(db: Db, runId: string, userId: number): boolean {
+  return (
+    db
+      .select({ runId: t.itemAssignments.runId })
+      .from(t.itemAssignments)
+      .where(and(eq(t.itemAssignments.runId, runId), eq(t.itemAssignments.userId, userId)))
+      .get() !== undefined
+  );
+}

@@ -11,5 +11,6 @@ describe("toFtsQuery", () => {
   it("returns null when nothing searchable is left", () => {
     expect(toFtsQuery("   ")).toBeNull();
     expect(toFtsQuery("-- ()")).toBeNull();
+    expect(toFtsQuery("\u0000x")).toBe('"x"');
   });
 });

@@ -29,7 +29,8 @@ export function indexRunText(db: Writer, runId: string): void {
 export function toFtsQuery(input: string): string | null {
   const terms = input
     .split(/\s+/)
-    .map((word) => word.replace(/"/g, ""))
+    // Quotes would end the FTS5 string; control characters (NUL) make SQLite refuse the query.
+    .map((word) => word.replace(/["\u0000-\u001f\u007f]/g, ""))
     .filter((word) => /[\p{L}\p{N}_]/u.test(word));
   if (terms.length === 0) return null;
   return terms.map((word) => `"${word}"`).join(" ");

@@ -12,10 +12,11 @@ import { indexRunText } from "./run-search";
 import type { Db } from "../client";
 import * as t from "../schema";
 
-export const SCALE_RULE_JUDGE = { kind: "rule" as const, name: "rules", promptVersion: "rules-v1" };
+/** The synthetic runs' judges have names of their own: their made-up verdicts never mix with a real judge's. */
+export const SCALE_RULE_JUDGE = { kind: "rule" as const, name: "rules (synthetic)", promptVersion: "synthetic" };
 export const SCALE_LLM_JUDGE = {
   kind: "llm" as const,
-  name: "gemini-judge",
+  name: "gemini-judge (synthetic)",
   provider: "gemini",
   model: "gemini-2.5-flash",
   promptVersion: "synthetic",

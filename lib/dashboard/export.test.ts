@@ -10,6 +10,10 @@ describe("exports", () => {
     expect(csv).toBe('a,b,c\n1,"say ""hi"", then go",\n,,true\n');
   });
 
+  it("defuses cells a spreadsheet would run as formulas", () => {
+    expect(toCsv([{ a: "=HYPERLINK(1)", b: "-2+3", c: -2, d: "@x" }])).toBe("a,b,c,d\n'=HYPERLINK(1),'-2+3,-2,'@x\n");
+  });
+
   it("wraps JSON rows with the export's metadata", () => {
     const { body, contentType } = exportBody([{ a: 1 }], "json", { table: "x" });
     expect(contentType).toContain("application/json");

@@ -4,6 +4,8 @@ import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { annotatorQueue } from "@/db/queries/agreement-queue";
 import { requireUser } from "@/app/session";
+import { ErrorState } from "@/components/ui/states";
+import { isAppError } from "@/lib/errors/app-error";
 
 const STATUS_TEXT = { todo: "to do", in_progress: "in progress", submitted: "submitted" } as const;
 
@@ -14,7 +16,15 @@ export default async function AnnotatorQueuePage({ params }: { params: Promise<{
   const user = await requireUser(["annotator", "admin"], `/annotate/${encodeURIComponent(raw)}`);
   const setId = Number(raw);
   if (!Number.isInteger(setId) || setId <= 0) notFound();
-  const queue = annotatorQueue(getAppDb(), setId, user.id);
+  let queue;
+  try {
+    queue = annotatorQueue(getAppDb(), setId, user.id);
+  } catch (error) {
+    if (isAppError(error) && (error.code === "FORBIDDEN" || error.code === "NOT_FOUND")) {
+      return <ErrorState title="You have no items in this set" errors={[error.message]} />;
+    }
+    throw error;
+  }
   if (queue.items.length === 0) notFound();
   return (
     <section>

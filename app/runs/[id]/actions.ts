@@ -1,18 +1,18 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { getAppDb } from "@/db/app-db";
-import { authorizeDashboard } from "@/app/session";
+import { annotationStudyActive, authorize } from "@/app/session";
 import { getCaseStudy, removeCaseStudy, upsertCaseStudy } from "@/db/queries/case-studies";
 import { CaseStudyRunIdSchema, parseCaseStudyForm } from "@/lib/case-studies/schema";
 import type { CaseStudyActionResult } from "@/lib/case-studies/types";
 import { AppError, isAppError, publicMessageOf } from "@/lib/errors/app-error";
 
 /**
- * Who may flag, edit and unflag case studies: the one check both actions pass through. Whoever
- * may read the dashboard (everyone in open mode; admins and viewers once annotators exist).
+ * Who may flag, edit and unflag case studies: the one check both actions pass through. Everyone
+ * in open mode (no annotator accounts); admins once annotators exist (viewers only read).
  */
 async function authorizeCaseStudyChange(): Promise<void> {
-  await authorizeDashboard();
+  if (annotationStudyActive()) await authorize(["admin"]);
 }
 
 /** Server actions are public endpoints: authorize, validate, and translate errors once, here. */

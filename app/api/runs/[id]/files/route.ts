@@ -1,11 +1,24 @@
 import { getAppDb } from "@/db/app-db";
+import { isAssignedRun } from "@/db/queries/agreement-queue";
 import { getChangedFileContent } from "@/db/queries/run-detail";
+import { canReadDashboard, currentUser } from "@/app/session";
 import { RunIdSchema } from "@/lib/bundle/schema";
 import { AppError, httpStatusOf, publicMessageOf } from "@/lib/errors/app-error";
 import { RunFileQuerySchema } from "@/lib/runs/schema";
 import { safeDecode } from "@/lib/util/decode";
 
 export const runtime = "nodejs";
+
+/**
+ * Who may read a run's files: whoever may read the dashboard, and an annotator the run is
+ * assigned to (the labeling workspace shows its diffs).
+ */
+async function authorizeRunFiles(runId: string): Promise<void> {
+  if (await canReadDashboard()) return;
+  const user = await currentUser();
+  if (!user) throw new AppError("UNAUTHORIZED", "Sign in first.");
+  if (!isAssignedRun(getAppDb(), runId, user.id)) throw new AppError("FORBIDDEN", "this run is not assigned to you");
+}
 
 /**
  * GET /api/runs/<id>/files?path=<workspace path> — one changed file's diff contents (before and
@@ -15,6 +28,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   try {
     const id = RunIdSchema.safeParse(safeDecode((await params).id));
     if (!id.success) throw new AppError("INVALID_INPUT", "not a run id");
+    await authorizeRunFiles(id.data);
     const query = RunFileQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
     if (!query.success) throw new AppError("INVALID_INPUT", "give the file as ?path=<workspace-relative path>");
     const content = getChangedFileContent(getAppDb(), id.data, query.data.path);
