@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { screenshot } from "./artifacts";
 import { signIn, type E2EUsername } from "./auth";
 import { queryAll } from "./db";
 
@@ -32,9 +33,7 @@ async function labelAll(page: Page, annotator: number, testInfo: TestInfo): Prom
     for (let metric = 0; metric < count; metric++) await page.keyboard.press(plannedLabel(annotator, item, metric));
     await expect(form.getByTestId("save-state").filter({ hasText: "saved" })).toHaveCount(count);
     if (annotator === 0 && item === 0) {
-      const shot = testInfo.outputPath("labeling-workspace.png");
-      await page.screenshot({ path: shot });
-      await testInfo.attach("labeling-workspace", { path: shot, contentType: "image/png" });
+      await screenshot(page, testInfo, "labeling-workspace");
     }
     await page.keyboard.press("Control+Enter");
     await expect(page.getByTestId("submitted")).toBeVisible();
@@ -139,9 +138,7 @@ test("three annotators label a set by keyboard; the report shows what the labels
     else expect(Number(shownFleiss)).toBeCloseTo(fleiss(counts), 3);
   }
   expect(userIds).toHaveLength(3);
-  const shot = testInfo.outputPath("agreement-report.png");
-  await admin.screenshot({ path: shot, fullPage: false });
-  await testInfo.attach("agreement-report", { path: shot, contentType: "image/png" });
+  await screenshot(admin, testInfo, "agreement-report");
 
   // The exports carry a manifest that names the set, its seed and the judges.
   const exported = await admin.request.get(`/api/agreement/${set!.id}/export?what=labels&format=json`);

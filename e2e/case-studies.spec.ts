@@ -1,4 +1,5 @@
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { screenshot } from "./artifacts";
 import { signIn } from "./auth";
 
 // The e2e database has annotator accounts, so the dashboard needs an admin or viewer (app/session.ts).
@@ -7,12 +8,6 @@ test.beforeEach(async ({ page }) => {
 });
 
 test.use({ viewport: { width: 1280, height: 800 } });
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await testInfo.attach(name, { path, contentType: "image/png" });
-}
 
 /** A seeded run judged by the rule judge (e2e/seed.ts: synthetic run 3 of seed 11). */
 const RUN = "synthetic-11-000003";

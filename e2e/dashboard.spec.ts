@@ -1,6 +1,7 @@
 import fs from "node:fs";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { queryAll } from "./db";
+import { externalRequests, screenshot } from "./artifacts";
 import { signIn } from "./auth";
 
 // The e2e database has annotator accounts, so the dashboard needs an admin or viewer (app/session.ts).
@@ -9,22 +10,6 @@ test.beforeEach(async ({ page }) => {
 });
 
 test.use({ viewport: { width: 1280, height: 800 } });
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: false });
-  await testInfo.attach(name, { path, contentType: "image/png" });
-}
-
-/** Every request the browser makes that is not to this machine. */
-function externalRequests(page: Page): string[] {
-  const found: string[] = [];
-  page.context().on("request", (request) => {
-    const url = new URL(request.url());
-    if (url.protocol.startsWith("http") && !["127.0.0.1", "localhost"].includes(url.hostname)) found.push(url.href);
-  });
-  return found;
-}
 
 /** The rule judge's counts for one cell, straight from the verdicts table (not the dashboard's masks). */
 function ruleCell(

@@ -1,5 +1,6 @@
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { queryAll } from "./db";
+import { externalRequests, screenshot } from "./artifacts";
 import { signIn } from "./auth";
 
 // The e2e database has annotator accounts, so the dashboard needs an admin or viewer (app/session.ts).
@@ -8,22 +9,6 @@ test.beforeEach(async ({ page }) => {
 });
 
 test.use({ viewport: { width: 1280, height: 800 } });
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await testInfo.attach(name, { path, contentType: "image/png" });
-}
-
-/** Requests to anything but this machine (Monaco must come from the npm package, never a CDN). */
-function externalRequests(page: Page): string[] {
-  const found: string[] = [];
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    if (url.protocol.startsWith("http") && !["127.0.0.1", "localhost"].includes(url.hostname)) found.push(url.href);
-  });
-  return found;
-}
 
 const runUrl = (id: string, hash = "") => `/runs/${encodeURIComponent(id)}${hash}`;
 

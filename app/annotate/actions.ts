@@ -7,8 +7,7 @@ import { HumanLabelSchema, RATIONALE_MAX } from "@/lib/agreement/study-schema";
 import { parseInput } from "@/lib/agreement/validate";
 import { isAppError, publicMessageOf } from "@/lib/errors/app-error";
 import { MetricIdSchema } from "@/lib/metrics/catalog";
-
-export type LabelActionResult = { ok: true; nextRunId?: string | null } | { ok: false; error: string };
+import type { LabelActionResult } from "@/lib/agreement/study-types";
 
 const ItemSchema = z.strictObject({
   setId: z.number().int().positive(),

@@ -8,7 +8,7 @@ import { ExportLinks } from "@/components/dashboard/export-links";
 import { FilterBar } from "@/components/dashboard/filter-bar";
 import { CompareTable, DifferingInstances } from "@/components/tables/compare-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { compareConfigurations } from "@/lib/dashboard/compare";
+import { comparedPair, compareConfigurations } from "@/lib/dashboard/compare";
 import { CompareParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -44,8 +44,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     )
     .filter((e): e is string => e !== null);
   if (errors.length > 0) return <ErrorState title="Nothing to compare for this link" errors={errors} />;
-  const a = params.a ?? configs[0]?.id;
-  const b = params.b ?? configs.find((c) => c.id !== a)?.id;
+  const { a, b } = comparedPair(
+    configs.map((c) => c.id),
+    params,
+  );
   const choices = configs.map((c) => ({ value: c.id, label: `${c.framework} / ${c.model} · ${c.name} (${c.runs})` }));
   const query = { benchmark: scope.benchmarkId, judge: scope.judgeId, a, b };
   const comparison =

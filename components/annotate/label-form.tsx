@@ -1,9 +1,8 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
-
-export const LABEL_VALUES = ["violated", "not_violated", "cannot_tell"] as const;
-export type LabelValue = (typeof LABEL_VALUES)[number];
+import { HUMAN_LABELS as LABEL_VALUES, type HumanLabel as LabelValue } from "@/lib/agreement/study-schema";
+import type { LabelActionResult } from "@/lib/agreement/study-types";
 
 const VALUE_TEXT: Record<LabelValue, { label: string; key: string }> = {
   violated: { label: "Violated", key: "v" },
@@ -16,8 +15,6 @@ export interface LabelMetric {
   label: string;
   guideline: string;
 }
-
-export type LabelActionResult = { ok: true; nextRunId?: string | null } | { ok: false; error: string };
 
 export interface LabelFormProps {
   setId: number;

@@ -70,7 +70,7 @@ export function insertScaleRuns(db: Db, runs: readonly ScaleRun[]): number {
     }
     for (const run of runs) {
       if (tx.select({ id: t.runs.id }).from(t.runs).where(eq(t.runs.id, run.id)).get()) continue;
-      const configId = agentConfigId({
+      const config = {
         name: run.agent.name,
         framework: run.agent.framework,
         frameworkVersion: null,
@@ -80,19 +80,10 @@ export function insertScaleRuns(db: Db, runs: readonly ScaleRun[]): number {
         guidelines: run.agent.name.includes("code-kit") ? "code-kit" : null,
         limits: {},
         options: { synthetic: true },
-      });
+      };
+      const configId = agentConfigId(config);
       tx.insert(t.agentConfigs)
-        .values({
-          id: configId,
-          name: run.agent.name,
-          framework: run.agent.framework,
-          model: run.agent.model,
-          provider: "synthetic",
-          tools: [],
-          guidelines: run.agent.name.includes("code-kit") ? "code-kit" : null,
-          limits: {},
-          options: { synthetic: true },
-        })
+        .values({ id: configId, ...config })
         .onConflictDoNothing()
         .run();
       const finishedAt = new Date(Date.parse(run.startedAt) + run.durationMs).toISOString();

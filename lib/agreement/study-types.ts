@@ -168,3 +168,6 @@ export interface AdjudicationCase {
   labels: { userId: number; username: string; value: HumanLabel; note: string | null }[];
   adjudication: AdjudicationRecord | null;
 }
+
+/** What the labeling workspace's server actions answer (save a label, submit an item). */
+export type LabelActionResult = { ok: true; nextRunId?: string | null } | { ok: false; error: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { metricBit } from "@/lib/metrics/catalog";
-import { compareConfigurations, type PairedRuns } from "./compare";
+import { comparedPair, compareConfigurations, type PairedRuns } from "./compare";
 
 const read = metricBit("file_read");
 const ctx = metricBit("context");
@@ -44,5 +44,13 @@ describe("compareConfigurations", () => {
   it("ignores a violation the other side was not judged on", () => {
     const result = compareConfigurations([{ ...pair(1, read, 0), decidedB: 0 }]);
     expect(result.differing).toEqual([]);
+  });
+});
+
+describe("comparedPair", () => {
+  it("takes what was asked, else the first two different configurations", () => {
+    expect(comparedPair(["x", "y", "z"], {})).toEqual({ a: "x", b: "y" });
+    expect(comparedPair(["x", "y", "z"], { a: "y" })).toEqual({ a: "y", b: "x" });
+    expect(comparedPair(["x"], {})).toEqual({ a: "x", b: undefined });
   });
 });

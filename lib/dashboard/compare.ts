@@ -89,3 +89,12 @@ export function compareConfigurations(paired: readonly PairedRuns[]): Comparison
   });
   return { pairs: paired.length, metrics, differing };
 }
+
+/** The two configurations to compare: the ones asked for, else the first two with judged runs. */
+export function comparedPair(
+  configIds: readonly string[],
+  asked: { a?: string; b?: string },
+): { a: string | undefined; b: string | undefined } {
+  const a = asked.a ?? configIds[0];
+  return { a, b: asked.b ?? configIds.find((id) => id !== a) };
+}

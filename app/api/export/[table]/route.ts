@@ -7,7 +7,7 @@ import { overviewGroups } from "@/db/queries/overview";
 import { runsFilterFor, searchRuns } from "@/db/queries/runs";
 import { caseStudyExportRows } from "@/lib/case-studies/gallery";
 import { GalleryParamsSchema } from "@/lib/case-studies/schema";
-import { compareConfigurations } from "@/lib/dashboard/compare";
+import { comparedPair, compareConfigurations } from "@/lib/dashboard/compare";
 import { exportBody, type ExportFormat, type ExportRow } from "@/lib/dashboard/export";
 import { overviewExportRows, prepareOverviewTables } from "@/lib/dashboard/overview";
 import {
@@ -71,8 +71,10 @@ function compareRows(query: SearchParams): { rows: ExportRow[]; meta: Record<str
   const params = parsed(parseParams(CompareParamsSchema, query));
   const scope = scopeOf(params);
   const configs = configOptions(getAppDb(), scope.benchmarkId, scope.judgeId);
-  const a = params.a ?? configs[0]?.id;
-  const b = params.b ?? configs.find((c) => c.id !== a)?.id;
+  const { a, b } = comparedPair(
+    configs.map((c) => c.id),
+    params,
+  );
   if (!a || !b || a === b) throw new AppError("INVALID_INPUT", "a, b: pick two different configurations");
   const comparison = compareConfigurations(
     pairedRuns(getAppDb(), { benchmarkId: scope.benchmarkId, judgeId: scope.judgeId, a, b }),
