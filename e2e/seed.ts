@@ -12,8 +12,7 @@ import { saveBenchmark } from "@/db/queries/benchmarks";
 import { ensureJudge, loadEvaluationInput, runsToEvaluate, saveVerdicts } from "@/db/queries/evaluation";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { RULE_JUDGE, ruleJudge } from "@/lib/evaluation/rule-judge";
-import { buildBenchmark } from "@/lib/benchmark/build";
-import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import { buildSampleBenchmark } from "@/lib/benchmark/sample-benchmark";
 import { parseBundle } from "@/lib/bundle/parse";
 import { syntheticRun } from "@/lib/bundle/synthetic";
 import { bundleFilesOf } from "@/lib/bundle/write";
@@ -28,20 +27,13 @@ const LONG_RUN_STEPS = 2400;
 /** Indexes well past the seeded ones, so their instances (`task-<index % 500>`) are their own. */
 const LONG_RUN = { index: 777, seed: 12, steps: LONG_RUN_STEPS };
 const EMPTY_RUN = { index: 778, seed: 12, steps: 0 };
-const DATA = "data/sample-corpus/data.jsonl";
 /** Synthetic scale runs on the sample benchmark: 20 configurations, two judges, for the overview and compare pages. */
 const SCALE_RUNS = 400;
 
 const file = databasePathFromEnv();
 for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${file}${suffix}`, { force: true });
 const db = createDb(file);
-const built = await buildBenchmark({
-  benchmarkId: "sample",
-  seed: 42,
-  splitSize: 200,
-  samples: parseDevEvalJsonl(fs.readFileSync(DATA, "utf8"), DATA),
-  sourceCodeDir: "data/sample-corpus/Source_Code",
-});
+const built = await buildSampleBenchmark();
 saveBenchmark(db, built, { name: "sample", source: "sample-corpus", config: { metadataOnly: false } });
 for (let i = 0; i < SEEDED_RUNS; i++) {
   const label = `seed-${i}`;

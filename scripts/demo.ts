@@ -16,8 +16,7 @@ import path from "node:path";
 import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
-import { buildBenchmark } from "@/lib/benchmark/build";
-import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import { buildSampleBenchmark, SAMPLE_CORPUS_DIR } from "@/lib/benchmark/sample-benchmark";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
 import { syntheticRun } from "@/lib/bundle/synthetic";
 import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
@@ -37,7 +36,7 @@ const ArgsSchema = z.object({
 });
 
 const DEMO_DIR = "data/demo";
-const SAMPLE_CORPUS = "data/sample-corpus";
+
 /** The admin made on first run: its random password, for the person who ran the demo only. */
 const DEMO_ADMIN_FILE = "data/demo-admin.txt";
 
@@ -65,15 +64,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       : `      an admin account exists: left alone (npm run users -- list)`,
   );
 
-  say(`[2/7] sample benchmark from ${SAMPLE_CORPUS}`);
-  const dataFile = `${SAMPLE_CORPUS}/data.jsonl`;
-  const built = await buildBenchmark({
-    benchmarkId: "sample",
-    seed: 42,
-    splitSize: 200,
-    samples: parseDevEvalJsonl(fs.readFileSync(dataFile, "utf8"), dataFile),
-    sourceCodeDir: `${SAMPLE_CORPUS}/Source_Code`,
-  });
+  say(`[2/7] sample benchmark from ${SAMPLE_CORPUS_DIR}`);
+  const built = await buildSampleBenchmark();
   if (built.mismatches.length > 0)
     throw new AppError("INTERNAL", `sample corpus mismatch: ${JSON.stringify(built.mismatches[0])}`);
   const dropped = built.dropped.map((d) => ({ namespace: d.sample.namespace, reason: d.reason }));

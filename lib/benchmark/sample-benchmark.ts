@@ -6,14 +6,20 @@ import { parseDevEvalJsonl } from "./deveval";
 /** The committed sample corpus: six Python projects in DevEval format. */
 export const SAMPLE_CORPUS_DIR = "data/sample-corpus";
 
-/** Builds benchmark "sample" from the sample corpus (seed 42, 200 per subtask in the split). */
-export async function buildSampleBenchmark(corpusDir: string = SAMPLE_CORPUS_DIR): Promise<BuiltBenchmark> {
-  const dataFile = path.join(corpusDir, "data.jsonl");
+/**
+ * Builds benchmark "sample" from the sample corpus (seed 42, 200 per subtask in the split): the
+ * demo, the e2e seed, the scale seed and the CLI tests all start from it. `sourceCodeDir` points
+ * at a copy of the repositories when a test must not touch the committed ones.
+ */
+export async function buildSampleBenchmark(
+  sourceCodeDir: string = path.join(SAMPLE_CORPUS_DIR, "Source_Code"),
+): Promise<BuiltBenchmark> {
+  const dataFile = path.join(SAMPLE_CORPUS_DIR, "data.jsonl");
   return buildBenchmark({
     benchmarkId: "sample",
     seed: 42,
     splitSize: 200,
     samples: parseDevEvalJsonl(fs.readFileSync(dataFile, "utf8"), dataFile),
-    sourceCodeDir: path.join(corpusDir, "Source_Code"),
+    sourceCodeDir,
   });
 }
