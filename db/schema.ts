@@ -141,6 +141,11 @@ export const jobs = sqliteTable(
     error: text("error"),
     cancelRequested: integer("cancel_requested", { mode: "boolean" }).notNull().default(false),
     workerPid: integer("worker_pid"),
+    /** The worker holding the lease: host, pid and start time (a pid alone is reused). */
+    workerId: text("worker_id"),
+    /** The holder's last sign of life; a running job whose lease has expired lost its worker. */
+    heartbeatAt: text("heartbeat_at"),
+    leaseExpiresAt: text("lease_expires_at"),
     createdAt: createdAt(),
     startedAt: text("started_at"),
     finishedAt: text("finished_at"),
