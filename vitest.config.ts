@@ -7,5 +7,7 @@ export default defineConfig({
     include: ["lib/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
     pool: "forks",
+    // The second lists, by name, the tests skipped for want of $STUDIO_TEST_DATA.
+    reporters: ["default", "./lib/test-support/skipped-reporter.ts"],
   },
 });

@@ -5,6 +5,7 @@ import { PassThrough } from "node:stream";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors/app-error";
+import { describeWithTestData } from "@/lib/test-support/test-data";
 import { main } from "./build-benchmark";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "build-benchmark-"));
@@ -30,10 +31,10 @@ const SAMPLE = [
   "sample",
 ];
 
-describe("build-benchmark CLI", () => {
+describeWithTestData("build-benchmark CLI on the real DevEval metadata", "deveval/data.jsonl", (metadata) => {
   it("prints per-subtask counts as JSON from metadata alone", async () => {
     const run = io("meta.db");
-    expect(await main(["--deveval-data", "../shared/deveval/data.jsonl", "--metadata-only", "--json"], run.io)).toBe(0);
+    expect(await main(["--deveval-data", metadata, "--metadata-only", "--json"], run.io)).toBe(0);
     const json = JSON.parse(run.out()) as { subtasks: Record<string, number> };
     expect(json.subtasks).toMatchObject({
       codegen_function: 1253,
@@ -46,7 +47,9 @@ describe("build-benchmark CLI", () => {
       /dropped: boltons\.funcutils\.FunctionBuilder\.get_sig_str: defined inside a module-level conditional/,
     );
   });
+});
 
+describe("build-benchmark CLI", () => {
   it("writes byte-identical instances for the same inputs and seed, into two databases", async () => {
     const a = path.join(work, "a.jsonl");
     const b = path.join(work, "b.jsonl");

@@ -1,5 +1,5 @@
 /**
- * Every published value of ../shared/agreement/vectors.md, section by section, to 4 decimals
+ * Every published test vector of the agreement statistics (Cohen, Fleiss 1971, Krippendorff, Gwet, Wilson), section by section, to 4 decimals
  * (toBeCloseTo(x, 4) passes when |actual - x| < 5e-5).
  */
 import { describe, expect, it } from "vitest";

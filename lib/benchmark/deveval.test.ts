@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
+import { describeWithTestData } from "@/lib/test-support/test-data";
 import { contextOf, metadataResolver, parseDevEvalJsonl, splitUsable } from "./deveval";
 
-const REAL_DATA = "../shared/deveval/data.jsonl";
-
-describe("DevEval metadata", () => {
+describeWithTestData("DevEval metadata", "deveval/data.jsonl", (REAL_DATA) => {
   it("drops the two samples inside module-level conditionals and splits 1,253 / 570", () => {
     const samples = parseDevEvalJsonl(fs.readFileSync(REAL_DATA, "utf8"), REAL_DATA);
     expect(samples).toHaveLength(1825);
@@ -20,9 +19,11 @@ describe("DevEval metadata", () => {
     expect(repository).toHaveLength(570);
     expect(usable.length - repository.length).toBe(1253);
   });
+});
 
+describe("DevEval metadata errors", () => {
   it("names the line and field of a bad sample", () => {
-    const good = fs.readFileSync(REAL_DATA, "utf8").split("\n")[0]!;
+    const good = fs.readFileSync("data/sample-corpus/data.jsonl", "utf8").split("\n")[0]!;
     const bad = JSON.stringify({ ...JSON.parse(good), indent: "four" });
     expect(() => parseDevEvalJsonl(`${good}\n${bad}\n`, "x.jsonl")).toThrow(/^x\.jsonl line 2, field "indent": /);
     expect(() => parseDevEvalJsonl(`${good}\n{oops\n`, "x.jsonl")).toThrow(/^x\.jsonl line 2: invalid JSON/);

@@ -1,14 +1,17 @@
 import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TrajectoryStepSchema } from "@/lib/bundle/schema";
 import { stepActions } from "@/lib/evaluation/actions";
+import { describeWithTestData } from "@/lib/test-support/test-data";
 import { normalizeClaudeCode } from "./claude-code";
 import { normalizeCodexExec, normalizeCodexRollout } from "./codex";
 import { normalizeGeminiSession, normalizeGeminiStream, withSessionExitCodes } from "./gemini-cli";
 import type { NormalizedTranscript } from "./types";
 
-const FIXTURES = "../shared/fixtures/trajectories";
-const read = (name: string) => fs.readFileSync(`${FIXTURES}/${name}`, "utf8");
+/** Transcripts the real CLIs wrote against a scripted local model (fixtures/README.md). */
+const FIXTURES = path.join(import.meta.dirname, "fixtures");
+const read = (name: string) => fs.readFileSync(path.join(FIXTURES, name), "utf8");
 
 function expectValidSteps(result: NormalizedTranscript) {
   for (const step of result.steps)
@@ -62,17 +65,6 @@ describe("Claude Code transcripts", () => {
     });
   });
 
-  it.each(["session_short.jsonl", "session_tool_heavy.jsonl"])("normalizes the real session %s", (name) => {
-    const result = normalizeClaudeCode(read(`claude-code/${name}`), name);
-    expectValidSteps(result);
-    const calls = result.steps.filter((s) => s.kind === "tool_call");
-    const answers = result.steps.filter((s) => s.kind === "observation" || s.kind === "shell");
-    expect(calls.length).toBeGreaterThan(0);
-    // every result is tied to a call of this transcript
-    const ids = new Set(calls.map((c) => c.callId));
-    for (const a of answers) expect(ids.has("callId" in a ? a.callId : undefined)).toBe(true);
-  });
-
   it("names the line of a broken transcript", () => {
     expect(() => normalizeClaudeCode('{"type":"system"}\nnot json\n', "native/stdout.jsonl")).toThrow(
       /native\/stdout.jsonl: line 2 is not JSON/,
@@ -85,6 +77,19 @@ describe("Claude Code transcripts", () => {
       "x",
     );
     expect(result.error).toMatch(/error_max_turns/);
+  });
+});
+
+describeWithTestData("Claude Code sessions of real users (public)", "fixtures/trajectories/claude-code", (dir) => {
+  it.each(["session_short.jsonl", "session_tool_heavy.jsonl"])("normalizes the real session %s", (name) => {
+    const result = normalizeClaudeCode(fs.readFileSync(path.join(dir, name), "utf8"), name);
+    expectValidSteps(result);
+    const calls = result.steps.filter((s) => s.kind === "tool_call");
+    const answers = result.steps.filter((s) => s.kind === "observation" || s.kind === "shell");
+    expect(calls.length).toBeGreaterThan(0);
+    // every result is tied to a call of this transcript
+    const ids = new Set(calls.map((c) => c.callId));
+    for (const a of answers) expect(ids.has("callId" in a ? a.callId : undefined)).toBe(true);
   });
 });
 
