@@ -9,9 +9,9 @@ import { NEEDS_TEST_DATA_MARK, TEST_DATA_VARIABLE } from "./test-data";
 export default class SkippedForDataReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const skipped: string[] = [];
-    for (const module of testModules) {
-      for (const test of module.children.allTests("skipped")) {
-        if (test.fullName.includes(NEEDS_TEST_DATA_MARK)) skipped.push(`  ${module.moduleId}: ${test.fullName}`);
+    for (const testModule of testModules) {
+      for (const test of testModule.children.allTests("skipped")) {
+        if (test.fullName.includes(NEEDS_TEST_DATA_MARK)) skipped.push(`  ${testModule.moduleId}: ${test.fullName}`);
       }
     }
     if (skipped.length === 0) return;
