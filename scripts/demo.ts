@@ -4,7 +4,7 @@
  * data, import it, build the dashboard and serve it on http://127.0.0.1:PORT.
  * --smoke serves, checks the pages answer with the imported data, then stops (used by CI).
  *
- * Stages: [1] database  [2] the sample benchmark  [3] both built-in agents run on a spread of
+ * Stages: [0] system packages (scripts/setup.ts)  [1] database  [2] the sample benchmark  [3] both built-in agents run on a spread of
  * instances, driven by a local scripted model speaking Gemini's protocol  [4] bundles made
  * elsewhere are imported (synthetic)  [5] the rule judge and the LLM judge (scripted, same
  * protocol) score every run  [6] build  [7] serve. Every scripted run is marked so in the data and the UI.
@@ -26,6 +26,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { main as evaluate } from "./evaluate";
 import { main as ingest } from "./ingest";
 import { main as runAgents } from "./run-agents";
+import { ensureSystemPackages } from "./setup";
 import { ensureAdmin } from "./users";
 
 const ArgsSchema = z.object({
@@ -54,6 +55,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   );
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const dbFile = databasePathFromEnv(io.env);
+
+  // Before any work: a missing sandbox would otherwise fail every agent run of stage 3.
+  say(`[0/7] system packages`);
+  const installed = await ensureSystemPackages("demo", io);
+  say(installed.length > 0 ? `      installed ${installed.map((p) => p.apt).join(", ")}` : "      all present");
 
   say(`[1/7] database: ${dbFile}`);
   const db = createDb(dbFile);

@@ -45,7 +45,9 @@ import { AppError } from "@/lib/errors/app-error";
 import { removeTree } from "@/lib/runner/copy-tree";
 import { runExternalAgent } from "@/lib/runner/run-external";
 import { runInstance } from "@/lib/runner/run-instance";
+import { bubblewrapAvailable } from "@/lib/runner/sandbox";
 import { createWorkspaceCache } from "@/lib/runner/workspace-cache";
+import { sandboxUnavailableReason } from "@/lib/setup/system-packages";
 import { agentSpecOf, programOf } from "./run-agents-agent";
 import { scriptToolSetOf, startScriptedModel, type ScriptedModel } from "./run-agents-mock";
 import { instanceWorkspaceSource } from "./run-agents-workspace";
@@ -116,6 +118,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     wallTime: args["wall-time"],
   });
   const providerName = providerFor(spec);
+  if (!args["allow-unsandboxed"]) {
+    const reason = await sandboxUnavailableReason(bubblewrapAvailable, io.env);
+    if (reason) throw new AppError("UNAVAILABLE", reason);
+  }
   const db = createDb(databasePathFromEnv(io.env));
   let mock: ScriptedModel | null = null;
   try {
