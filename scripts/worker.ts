@@ -1,37 +1,90 @@
 /**
- * npm run worker -- [--once] [--poll-ms N]
+ * npm run worker -- [--once] [--poll-ms N] [--lease-ms N] [--heartbeat-ms N] [--grace-ms N]
  * Executes jobs queued from the web app, oldest first, each as its own CLI process (the same
- * command a person would type), streaming its output into the job's log and progress. A cancel
- * request kills the job's process group. Started by the demo next to the dashboard.
+ * command a person would type), streaming its output into the job's log and progress. Started by
+ * the demo next to the dashboard.
+ *
+ * A running job is leased to its worker and kept alive by a heartbeat (lib/jobs/lease.ts). At
+ * start and with every heartbeat the worker ends the jobs of workers that died (failed, with the
+ * reason). The CLI runs under a guard (lib/process/guard.mjs): if this worker dies, even by
+ * SIGKILL, the CLI's process group is ended too, so a lost job stops writing. Cancel is polled
+ * every --poll-ms: the CLI's group gets SIGTERM, then SIGKILL after --grace-ms. SIGTERM, SIGINT or
+ * SIGHUP stop the worker: the running job is stopped the same way and failed with that reason.
  */
-import { spawn } from "node:child_process";
-import path from "node:path";
+import { hostname } from "node:os";
 import { z } from "zod";
 import { createDb, databasePathFromEnv, type Db } from "@/db/client";
-import { claimNextJob, finishJob, isCancelRequested, recordJobOutput, type JobRow } from "@/db/queries/jobs";
+import {
+  claimNextJob,
+  finishJob,
+  isCancelRequested,
+  recordJobOutput,
+  renewLease,
+  sweepLostJobs,
+  type JobRow,
+} from "@/db/queries/jobs";
 import { parseCliArgs } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
+import { AppError } from "@/lib/errors/app-error";
+import { DEFAULT_LEASE, workerIdentity, type WorkerIdentity } from "@/lib/jobs/lease";
 import { commandOf, JobParamsSchema, progressOf } from "@/lib/jobs/schema";
+import { spawnGuarded, type Exit } from "@/lib/process/guarded";
+import { onStopSignals } from "@/lib/process/signals";
+
+const USAGE = "usage: npm run worker -- [--once] [--poll-ms N] [--lease-ms N] [--heartbeat-ms N] [--grace-ms N]";
 
 const ArgsSchema = z.object({
   once: z.boolean().default(false),
   "poll-ms": z.coerce.number().int().min(50).max(60_000).default(1000),
+  "lease-ms": z.coerce.number().int().min(200).max(600_000).default(DEFAULT_LEASE.leaseMs),
+  "heartbeat-ms": z.coerce.number().int().min(50).max(300_000).default(DEFAULT_LEASE.heartbeatMs),
+  /** 3 s: run-agents drops its runs in progress and exits in well under a second on SIGTERM. */
+  "grace-ms": z.coerce.number().int().min(0).max(60_000).default(3000),
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export interface WorkerTiming {
+  pollMs: number;
+  leaseMs: number;
+  heartbeatMs: number;
+  graceMs: number;
+}
 
-export async function executeJob(db: Db, job: JobRow, env: NodeJS.ProcessEnv, pollMs: number): Promise<string> {
+export interface JobContext {
+  env: NodeJS.ProcessEnv;
+  worker: WorkerIdentity;
+  timing: WorkerTiming;
+  /** Aborted when the worker is told to stop; its reason is the signal's name. */
+  stop: AbortSignal;
+  /** Called with each job the sweep ended (a dead worker's). */
+  onSwept?: (line: string) => void;
+}
+
+type Stopped = "cancelled" | "lost" | "worker-stopped";
+
+export const sweep = (db: Db, context: Pick<JobContext, "worker" | "onSwept">) => {
+  for (const job of sweepLostJobs(db, { host: context.worker.host }))
+    context.onSwept?.(`job ${job.id} ${job.status}: ${job.error}`);
+};
+
+const describeExit = (exit: Exit) => (exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`);
+
+/** Runs one claimed job to its end; returns its final status ("lost" when another worker took it over). */
+export async function executeJob(db: Db, job: JobRow, context: JobContext): Promise<string> {
+  const { worker, timing } = context;
   const parsed = JobParamsSchema.safeParse(job.params);
   if (!parsed.success) {
-    finishJob(db, job.id, "failed", `invalid job parameters: ${parsed.error.issues[0]?.message ?? "unknown"}`);
+    const error = `invalid job parameters: ${parsed.error.issues[0]?.message ?? "unknown"}`;
+    finishJob(db, job.id, "failed", error, worker.id);
     return "failed";
   }
   const { script, argv } = commandOf(parsed.data);
   recordJobOutput(db, job.id, `$ ${script} ${argv.join(" ")}\n`, null);
-  const child = spawn(path.join("node_modules", ".bin", "tsx"), [script, ...argv], {
-    env: { ...env, FORCE_COLOR: "0" },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+  // `node --import tsx` runs the CLI in this one process: the tsx binary would start a second
+  // node and relay signals to it, a process the guard's group signal reaches anyway but later.
+  const guard = spawnGuarded(process.execPath, ["--import", "tsx", script, ...argv], {
+    env: { ...context.env, FORCE_COLOR: "0" },
+    output: "pipe",
+    graceMs: timing.graceMs,
   });
   const onOutput = (chunk: Buffer) => {
     const text = chunk.toString("utf8");
@@ -42,55 +95,111 @@ export async function executeJob(db: Db, job: JobRow, env: NodeJS.ProcessEnv, po
       .at(-1);
     recordJobOutput(db, job.id, text, progress ?? null);
   };
-  child.stdout.on("data", onOutput);
-  child.stderr.on("data", onOutput);
-  let cancelled = false;
-  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  const watcher = setInterval(() => {
-    if (!cancelled && isCancelRequested(db, job.id)) {
-      cancelled = true;
-      try {
-        process.kill(-child.pid!, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
-  }, pollMs);
-  const code = await exit;
-  clearInterval(watcher);
-  const status = cancelled ? "cancelled" : code === 0 ? "succeeded" : "failed";
-  finishJob(db, job.id, status, status === "failed" ? `exit code ${code}` : null);
-  return status;
+  guard.process.stdout?.on("data", onOutput);
+  guard.process.stderr?.on("data", onOutput);
+  const closed = new Promise<Exit>((resolve) =>
+    guard.process.once("close", (code, signal) => resolve({ code, signal })),
+  );
+
+  let stopped: Stopped | null = null;
+  const stopFor = (why: Stopped) => {
+    if (stopped) return;
+    stopped = why;
+    void guard.stop();
+  };
+  const cancelPoll = setInterval(() => {
+    if (isCancelRequested(db, job.id)) stopFor("cancelled");
+  }, timing.pollMs);
+  const heartbeat = setInterval(() => {
+    const lease = renewLease(db, job.id, worker.id, timing.leaseMs);
+    if (!lease.held) stopFor("lost");
+    else if (lease.cancelRequested) stopFor("cancelled");
+    sweep(db, context);
+  }, timing.heartbeatMs);
+  const onStop = () => stopFor("worker-stopped");
+  if (context.stop.aborted) onStop();
+  context.stop.addEventListener("abort", onStop);
+
+  const exit = await closed;
+  clearInterval(cancelPoll);
+  clearInterval(heartbeat);
+  context.stop.removeEventListener("abort", onStop);
+  const finish = (status: "succeeded" | "failed" | "cancelled", error: string | null) =>
+    finishJob(db, job.id, status, error, worker.id) ? status : "lost";
+  switch (stopped as Stopped | null) {
+    case "lost":
+      return "lost";
+    case "cancelled":
+      return finish("cancelled", null);
+    case "worker-stopped":
+      return finish(
+        "failed",
+        `the worker was stopped (${String(context.stop.reason)}) while it ran; queue it again to resume (finished runs are kept)`,
+      );
+    default:
+      return exit.code === 0 ? finish("succeeded", null) : finish("failed", describeExit(exit));
+  }
 }
+
+const abortableSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done);
+  });
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const { values: args } = parseCliArgs(
     argv,
-    { once: { type: "boolean" }, "poll-ms": { type: "string" } },
+    {
+      once: { type: "boolean" },
+      "poll-ms": { type: "string" },
+      "lease-ms": { type: "string" },
+      "heartbeat-ms": { type: "string" },
+      "grace-ms": { type: "string" },
+    },
     ArgsSchema,
-    "usage: npm run worker -- [--once] [--poll-ms N]",
+    USAGE,
   );
-  const db = createDb(databasePathFromEnv(io.env));
-  let stopping = false;
-  const stop = () => {
-    stopping = true;
+  if (args["heartbeat-ms"] * 2 > args["lease-ms"])
+    throw new AppError("INVALID_INPUT", "--heartbeat-ms must be at most half of --lease-ms (one late beat is no loss)");
+  const timing: WorkerTiming = {
+    pollMs: args["poll-ms"],
+    leaseMs: args["lease-ms"],
+    heartbeatMs: args["heartbeat-ms"],
+    graceMs: args["grace-ms"],
   };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  const db = createDb(databasePathFromEnv(io.env));
+  const stop = new AbortController();
+  const removeHandlers = onStopSignals((signal) => stop.abort(signal));
+  const context: JobContext = {
+    env: io.env,
+    worker: workerIdentity(hostname(), process.pid),
+    timing,
+    stop: stop.signal,
+    onSwept: (line) => io.stdout.write(`${line}\n`),
+  };
   try {
     io.stdout.write(`worker ${process.pid}: waiting for jobs\n`);
-    while (!stopping) {
-      const job = claimNextJob(db, process.pid);
+    while (!stop.signal.aborted) {
+      sweep(db, context);
+      const job = claimNextJob(db, context.worker, timing.leaseMs);
       if (job) {
         io.stdout.write(`job ${job.id} (${job.kind}) started\n`);
-        const status = await executeJob(db, job, io.env, args["poll-ms"]);
+        const status = await executeJob(db, job, context);
         io.stdout.write(`job ${job.id} ${status}\n`);
       }
       if (args.once) break;
-      if (!job) await sleep(args["poll-ms"]);
+      if (!job) await abortableSleep(timing.pollMs, stop.signal);
     }
+    if (stop.signal.aborted) io.stdout.write(`worker ${process.pid}: stopped (${String(stop.signal.reason)})\n`);
     return 0;
   } finally {
+    removeHandlers();
     db.$client.close();
   }
 }
