@@ -24,8 +24,8 @@ import {
   userForSessionToken,
   type SessionUser,
 } from "@/db/queries/users";
-import { LoginThrottle } from "@/lib/auth/login-throttle";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import { loginThrottle, requestClientAddress } from "./login-throttle";
 import type { Role } from "@/lib/auth/schema";
 import { AppError } from "@/lib/errors/app-error";
 
@@ -96,27 +96,26 @@ function describeRoles(roles: readonly Role[]): string {
 
 // ---------------------------------------------------------------- signing in and out
 
-/** In memory, per server process (see lib/auth/login-throttle.ts); kept across dev-mode reloads. */
-const holder = globalThis as typeof globalThis & { __studioLoginThrottle?: LoginThrottle };
-const throttle = (holder.__studioLoginThrottle ??= new LoginThrottle());
-
 /** A hash to check against when the username is unknown: a missing account answers as slowly as a wrong password. */
 const dummyHash: Promise<string> = hashPassword(randomBytes(16).toString("hex"));
 
 export type SignInOutcome =
   { ok: true; user: SessionUser } | { ok: false; reason: "invalid" | "throttled"; retryAfterMs?: number };
 
-/** Checks the password, then starts a session and sets its cookie. `username` is already lower-cased. */
+/**
+ * Checks the password, then starts a session and sets its cookie. `username` is already
+ * lower-cased. Throttled per account and per client (app/login-throttle.ts).
+ */
 export async function signInWithPassword(username: string, password: string): Promise<SignInOutcome> {
-  const now = Date.now();
-  const decision = throttle.begin(username, now);
+  const attempt = { account: username, client: await requestClientAddress() };
+  const decision = loginThrottle().begin(attempt, Date.now());
   if (!decision.allowed) return { ok: false, reason: "throttled", retryAfterMs: decision.retryAfterMs };
 
   const db = getAppDb();
   const account = findUserForLogin(db, username);
   const valid = await verifyPassword(password, account?.passwordHash ?? (await dummyHash));
   if (!account || !valid) return { ok: false, reason: "invalid" };
-  throttle.succeed(username);
+  loginThrottle().succeed(attempt);
 
   deleteExpiredSessions(db);
   const { token, expiresAt } = createSession(db, account.id);

@@ -96,20 +96,6 @@ test("a wrong password and an unknown username get the same message; the usernam
   await expect(page.getByTestId("login-username")).toBeFocused();
 });
 
-test("after five failed sign-ins a username is refused for ten minutes", async ({ page }) => {
-  // A username no other spec uses (the limit is per server process and would outlive this test).
-  const username = `throttled-${Date.now()}`;
-  await page.goto("/login");
-  for (let i = 0; i < 5; i++) {
-    await submitLogin(page, username, `wrong password ${i}`);
-    await expect(page.getByTestId("login-error")).toHaveText("Wrong username or password.");
-  }
-  await submitLogin(page, username, "wrong password 5");
-  await expect(page.getByTestId("login-error")).toHaveText(
-    "Too many failed sign-ins for this username. Try again in 10 minutes.",
-  );
-});
-
 test("the sign-in page returns to `next`, but only on this site", async ({ page }) => {
   await page.goto("/admin/users");
   await expect(page).toHaveURL(/\/login\?next=%2Fadmin%2Fusers$/);

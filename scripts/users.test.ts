@@ -5,7 +5,9 @@ import { Readable } from "node:stream";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { createUser, findUserForLogin, listUsers } from "@/db/queries/users";
+import { LoginThrottle } from "@/lib/auth/login-throttle";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import { UnlockInbox, unlockRequestsPath } from "@/lib/auth/unlock-requests";
 import { exitCodeOf } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { cliIo } from "./test-support";
@@ -90,6 +92,29 @@ describe("npm run users", () => {
     expect(await passwordOf("ann2", PW)).toBe(false);
     const missing = await users(["set-password", "--username", "nobody", "--password-env", "PW"], { env: { PW } });
     expect(missing).toMatchObject({ code: 1, stderr: "error: --username: no account nobody\n" });
+  });
+
+  it("unlocks an account's sign-in in the running server's throttle, through the file beside the database", async () => {
+    await users(["create", "--username", "Boss", "--role", "admin", "--password-env", "PW"], { env: { PW } });
+    // The server's side, as app/login-throttle.ts holds it: five failures, then a backoff.
+    const throttle = new LoginThrottle();
+    const inbox = new UnlockInbox(unlockRequestsPath(dbPath), Date.now() - 1);
+    const attempt = { account: "boss", client: null };
+    for (let t = 0; t < 5; t++) throttle.begin(attempt, t);
+    expect(throttle.begin(attempt, 10).allowed).toBe(false);
+
+    const run = await users(["unlock", "--username", "BOSS"]);
+    expect(run).toEqual({
+      code: 0,
+      stdout: "unlock of boss requested: the running web server forgets its failed sign-ins at its next sign-in\n",
+      stderr: "",
+    });
+    inbox.poll((username) => throttle.unlock(username));
+    expect(throttle.begin(attempt, 11)).toEqual({ allowed: true });
+
+    const missing = await users(["unlock", "--username", "nobody"]);
+    expect(missing).toMatchObject({ code: 1, stderr: "error: --username: no account nobody\n" });
+    expect((await users(["unlock"])).code).toBe(2);
   });
 
   it("refuses a taken username (exit 1, named)", async () => {

@@ -1,6 +1,7 @@
 /**
  * npm run users -- create --username U --role admin|annotator|viewer [--display-name N] (--password-env VAR | --password-stdin)
  * npm run users -- set-password --username U (--password-env VAR | --password-stdin)
+ * npm run users -- unlock --username U
  * npm run users -- list [--json]
  * Accounts from a shell: the first admin, and a way back in for an admin who lost the password.
  * Passwords never go on the command line (shell history, `ps`): from an environment variable or stdin.
@@ -13,6 +14,7 @@ import { createDb, databasePathFromEnv, type Db } from "@/db/client";
 import { countUsersWithRole, createUser, findUserForLogin, listUsers, setPassword } from "@/db/queries/users";
 import { hashPassword } from "@/lib/auth/password";
 import { DisplayNameSchema, PasswordSchema, RoleSchema, UsernameSchema } from "@/lib/auth/schema";
+import { requestUnlock, unlockRequestsPath } from "@/lib/auth/unlock-requests";
 import { parseCliArgs } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
@@ -20,6 +22,7 @@ import { AppError } from "@/lib/errors/app-error";
 const USAGE = [
   "usage: npm run users -- create --username U --role admin|annotator|viewer [--display-name N] (--password-env VAR | --password-stdin)",
   "       npm run users -- set-password --username U (--password-env VAR | --password-stdin)",
+  "       npm run users -- unlock --username U",
   "       npm run users -- list [--json]",
 ].join("\n");
 
@@ -54,6 +57,7 @@ const COMMANDS = {
     options: { username: { type: "string" }, ...PASSWORD_OPTIONS },
     schema: z.object({ username: UsernameSchema, ...PasswordSourceSchema }),
   },
+  unlock: { options: { username: { type: "string" } }, schema: z.object({ username: UsernameSchema }) },
   list: { options: { json: { type: "boolean" } }, schema: z.object({ json: z.boolean().default(false) }) },
 } as const;
 
@@ -91,6 +95,23 @@ export async function main(argv: string[], io: UsersIo): Promise<number> {
         passwordHash,
       });
       say(`created ${user.role} account ${user.username} (id ${user.id})`);
+      return 0;
+    });
+  }
+
+  if (command === "unlock") {
+    const { values } = parseCliArgs(argv, COMMANDS.unlock.options, COMMANDS.unlock.schema, USAGE);
+    const databasePath = databasePathFromEnv(io.env);
+    const file = unlockRequestsPath(databasePath);
+    if (file === null)
+      throw new AppError("INVALID_INPUT", "unlock: STUDIO_DB is an in-memory database, no server shares it");
+    return withDb(io, (db) => {
+      const user = findUserForLogin(db, values.username);
+      if (!user) throw new AppError("NOT_FOUND", `--username: no account ${values.username}`);
+      requestUnlock(file, user.username, Date.now());
+      say(
+        `unlock of ${user.username} requested: the running web server forgets its failed sign-ins at its next sign-in`,
+      );
       return 0;
     });
   }

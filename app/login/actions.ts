@@ -23,10 +23,11 @@ export async function signInAction(
   }
   if (!outcome.ok) {
     if (outcome.reason === "throttled") {
-      const minutes = Math.max(1, Math.ceil((outcome.retryAfterMs ?? 0) / 60_000));
+      // The backoff is seconds long (1 s doubling to 60 s), never a lock-out: say how many.
+      const seconds = Math.max(1, Math.ceil((outcome.retryAfterMs ?? 0) / 1000));
       return {
         ok: false,
-        error: `Too many failed sign-ins for this username. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        error: `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`,
       };
     }
     return { ok: false, error: WRONG };

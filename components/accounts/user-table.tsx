@@ -1,5 +1,6 @@
 import type { Role } from "@/lib/auth/schema";
 import styles from "./accounts.module.css";
+import { UnlockSignInButton, type UnlockSignInAction } from "./unlock-sign-in-button";
 
 export interface UserRowView {
   id: number;
@@ -8,10 +9,20 @@ export interface UserRowView {
   role: Role;
   createdAt: string;
   activeSessions: number;
+  /** Recent failed sign-ins and the backoff they impose now; null when there are none. */
+  signIn: { failures: number; retryAfterMs: number } | null;
 }
 
-/** The accounts list: who, which role, since when, signed in on how many browsers. */
-export function UserTable({ users, currentUserId }: { users: UserRowView[]; currentUserId: number }) {
+/** The accounts list: who, which role, since when, signed in on how many browsers, failing to sign in. */
+export function UserTable({
+  users,
+  currentUserId,
+  unlockAction,
+}: {
+  users: UserRowView[];
+  currentUserId: number;
+  unlockAction: UnlockSignInAction;
+}) {
   return (
     <div className="table-wrap">
       <table className="grid" data-testid="users-table">
@@ -27,6 +38,7 @@ export function UserTable({ users, currentUserId }: { users: UserRowView[]; curr
               Open sessions
             </th>
             <th scope="col">Created</th>
+            <th scope="col">Failed sign-ins</th>
           </tr>
         </thead>
         <tbody>
@@ -43,6 +55,19 @@ export function UserTable({ users, currentUserId }: { users: UserRowView[]; curr
               </td>
               <td>
                 <time dateTime={user.createdAt}>{user.createdAt.slice(0, 16).replace("T", " ")} UTC</time>
+              </td>
+              <td data-testid="user-sign-in-failures">
+                {user.signIn ? (
+                  <>
+                    {user.signIn.failures}
+                    {user.signIn.retryAfterMs > 0
+                      ? ` (failing clients wait ${Math.ceil(user.signIn.retryAfterMs / 1000)} s)`
+                      : ""}
+                    <UnlockSignInButton action={unlockAction} userId={user.id} />
+                  </>
+                ) : (
+                  <span className="muted">none</span>
+                )}
               </td>
             </tr>
           ))}

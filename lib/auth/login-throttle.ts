@@ -1,84 +1,143 @@
 /**
- * Sign-in rate limit per username: after `maxFailures` failed attempts within `windowMs`, every
- * attempt for that username is refused for `lockMs` (correct password or not).
+ * Sign-in throttling per account AND per client, by exponential backoff instead of a lock-out.
  *
- * An attempt counts as failed from the moment it starts (`begin`) until it succeeds (`succeed`
- * clears the username): so a burst of parallel guesses cannot all slip past the check while the
- * slow password hash runs. Keyed by the username as typed (lower-cased), whether or not the
- * account exists, so the limit says nothing about which accounts exist.
+ * Each (account) and each (client address) counts its recent failed sign-ins. The first
+ * `freeFailures` cost nothing; from then on the next attempt waits `baseDelayMs`, doubling per
+ * further failure up to `maxDelayMs` (1 s, 2 s, 4 s ... 60 s by default), counted from the last
+ * failure. A count is forgotten `forgetMs` after its last failure.
  *
- * State lives in memory: it is per server process and forgotten on restart, which suits one
- * `next start` on a lab machine. A shared store would be needed behind several processes.
+ * - A client's backoff holds for everything it tries (guessing one password or spraying many
+ *   accounts from one address costs the same).
+ * - An account's backoff holds only for clients that have been failing themselves. A client
+ *   with a clean record gets its attempt in, so a stranger's guesses never keep the owner (or an
+ *   admin) out with the right password; the price is one guess per fresh address, which the
+ *   per-client count then throttles. Without a known client address (`client: null`) the
+ *   account's backoff holds for everyone, and it never exceeds `maxDelayMs`.
+ *
+ * An attempt counts as failed from the moment it starts (`begin`) until `succeed`: a burst of
+ * parallel guesses cannot slip past the check while the slow password hash runs. Accounts are
+ * keyed by the username as typed (lower-cased), whether or not it exists, so the throttle says
+ * nothing about which accounts exist. A success clears its account but only takes back its own
+ * provisional failure from the client: signing in to one's own account does not buy an
+ * attacker fresh guesses at another.
+ *
+ * State lives in memory, per server process, and is forgotten on restart (a restart also ends
+ * every backoff). Each map keeps at most `maxEntries` keys, dropping the least recently touched.
  */
 export interface ThrottleOptions {
-  maxFailures: number;
-  windowMs: number;
-  lockMs: number;
-  /** Entries kept at most; the oldest are dropped first (bounds memory under a username spray). */
+  freeFailures: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  forgetMs: number;
   maxEntries: number;
 }
 
 export const LOGIN_THROTTLE_DEFAULTS: Readonly<ThrottleOptions> = {
-  maxFailures: 5,
-  windowMs: 10 * 60_000,
-  lockMs: 10 * 60_000,
+  freeFailures: 5,
+  baseDelayMs: 1000,
+  maxDelayMs: 60_000,
+  forgetMs: 15 * 60_000,
   maxEntries: 10_000,
 };
 
 interface Entry {
-  /** Start times of failed (or still running) attempts within the window, oldest first. */
-  failures: number[];
-  lockedUntil: number;
+  failures: number;
+  lastFailureAt: number;
 }
 
-export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
+export interface SignInAttempt {
+  /** The username as typed, lower-cased. */
+  account: string;
+  /** The client's address, or null when it is not known (then no client gets the clean-record pass). */
+  client: string | null;
+}
+
+export type ThrottleDecision =
+  { allowed: true } | { allowed: false; retryAfterMs: number; scope: "client" | "account" };
+
+/** How an account stands, for the Accounts page. */
+export interface AccountThrottleStatus {
+  failures: number;
+  /** 0 when a failing client may try now. */
+  retryAfterMs: number;
+}
 
 export class LoginThrottle {
-  private readonly entries = new Map<string, Entry>();
+  private readonly accounts = new Map<string, Entry>();
+  private readonly clients = new Map<string, Entry>();
   private readonly options: ThrottleOptions;
 
   constructor(options: Partial<ThrottleOptions> = {}) {
     this.options = { ...LOGIN_THROTTLE_DEFAULTS, ...options };
   }
 
-  /** Checks `key` and, when allowed, counts the attempt as failed until `succeed` says otherwise. */
-  begin(key: string, now: number): ThrottleDecision {
-    const entry = this.current(key, now);
-    if (entry.lockedUntil > now) return { allowed: false, retryAfterMs: entry.lockedUntil - now };
-    entry.failures.push(now);
-    if (entry.failures.length >= this.options.maxFailures) {
-      entry.lockedUntil = now + this.options.lockMs;
-      entry.failures = [];
-    }
-    this.store(key, entry);
+  /** The wait after `failures` failures: 0 for the free ones, then base x 2^k up to the cap. */
+  delayAfter(failures: number): number {
+    const { freeFailures, baseDelayMs, maxDelayMs } = this.options;
+    if (failures < freeFailures) return 0;
+    return Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(failures - freeFailures, 30));
+  }
+
+  /** Checks the attempt and, when allowed, counts it as failed until `succeed` says otherwise. */
+  begin({ account, client }: SignInAttempt, now: number): ThrottleDecision {
+    const clientEntry = client === null ? null : this.live(this.clients, client, now);
+    const clientWait = clientEntry ? this.waitOf(clientEntry, now) : 0;
+    if (clientWait > 0) return { allowed: false, retryAfterMs: clientWait, scope: "client" };
+
+    const accountEntry = this.live(this.accounts, account, now);
+    const cleanClient = clientEntry !== null && clientEntry.failures === 0;
+    const accountWait = cleanClient ? 0 : this.waitOf(accountEntry, now);
+    if (accountWait > 0) return { allowed: false, retryAfterMs: accountWait, scope: "account" };
+
+    this.count(this.accounts, account, accountEntry, now);
+    if (client !== null && clientEntry) this.count(this.clients, client, clientEntry, now);
     return { allowed: true };
   }
 
-  /** The attempt was right: its username starts afresh. */
-  succeed(key: string): void {
-    this.entries.delete(key);
+  /** The attempt begun for `attempt` was right: the account starts afresh, the client gets its one failure back. */
+  succeed({ account, client }: SignInAttempt): void {
+    this.accounts.delete(account);
+    const entry = client === null ? undefined : this.clients.get(client);
+    if (entry) entry.failures = Math.max(0, entry.failures - 1);
   }
 
-  /** Usernames tracked now (for tests). */
-  get size(): number {
-    return this.entries.size;
+  /** An admin's unlock: the account's failures are forgotten. Whether it had any. */
+  unlock(account: string): boolean {
+    return this.accounts.delete(account);
   }
 
-  private current(key: string, now: number): Entry {
-    const entry = this.entries.get(key) ?? { failures: [], lockedUntil: 0 };
-    const since = now - this.options.windowMs;
-    entry.failures = entry.failures.filter((t) => t > since);
+  /** The account's failures and current backoff, or null when it has none. */
+  statusOf(account: string, now: number): AccountThrottleStatus | null {
+    const entry = this.accounts.get(account);
+    if (!entry || now - entry.lastFailureAt >= this.options.forgetMs) return null;
+    return { failures: entry.failures, retryAfterMs: this.waitOf(entry, now) };
+  }
+
+  /** Keys tracked now (for tests and the memory bound). */
+  get size(): { accounts: number; clients: number } {
+    return { accounts: this.accounts.size, clients: this.clients.size };
+  }
+
+  private waitOf(entry: Entry, now: number): number {
+    return Math.max(0, entry.lastFailureAt + this.delayAfter(entry.failures) - now);
+  }
+
+  private live(map: Map<string, Entry>, key: string, now: number): Entry {
+    const entry = map.get(key);
+    if (!entry || now - entry.lastFailureAt >= this.options.forgetMs) return { failures: 0, lastFailureAt: 0 };
     return entry;
   }
 
-  private store(key: string, entry: Entry): void {
-    // Re-inserted last: Map order is then oldest-touched first.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value;
+  private count(map: Map<string, Entry>, key: string, entry: Entry, now: number): void {
+    entry.failures += 1;
+    entry.lastFailureAt = now;
+    // Re-inserted last: Map order is then least recently touched first.
+    map.delete(key);
+    map.set(key, entry);
+    while (map.size > this.options.maxEntries) {
+      const oldest = map.keys().next().value;
       if (oldest === undefined) break;
-      this.entries.delete(oldest);
+      map.delete(oldest);
     }
   }
 }

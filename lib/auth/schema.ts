@@ -114,10 +114,12 @@ export function parseNewUserForm(
   return { ok: true, value: { ...parsed.value, displayName: parsed.value.displayName ?? parsed.value.username } };
 }
 
-export const PasswordResetSchema = z.object({
-  userId: z.coerce.number({ error: "choose an account" }).int("choose an account").positive("choose an account"),
-  password: PasswordSchema,
-});
+const UserIdSchema = z.coerce
+  .number({ error: "choose an account" })
+  .int("choose an account")
+  .positive("choose an account");
+
+export const PasswordResetSchema = z.object({ userId: UserIdSchema, password: PasswordSchema });
 export type PasswordReset = z.infer<typeof PasswordResetSchema>;
 export type PasswordResetField = keyof PasswordReset;
 
@@ -129,6 +131,16 @@ export function parsePasswordResetForm(
     userId: userId === "" ? undefined : userId,
     password: formText(input.password),
   });
+}
+
+export const UnlockSchema = z.object({ userId: UserIdSchema });
+export type UnlockField = keyof z.infer<typeof UnlockSchema>;
+
+export function parseUnlockForm(
+  input: Record<UnlockField, unknown>,
+): FormParse<z.infer<typeof UnlockSchema>, UnlockField> {
+  const userId = formText(input.userId);
+  return parseForm(UnlockSchema, { userId: userId === "" ? undefined : userId });
 }
 
 // ---------------------------------------------------------------- where to go after signing in

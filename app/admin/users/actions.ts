@@ -7,11 +7,13 @@ import { hashPassword } from "@/lib/auth/password";
 import {
   parseNewUserForm,
   parsePasswordResetForm,
+  parseUnlockForm,
   type AccountActionResult,
   type NewUserField,
   type PasswordResetField,
 } from "@/lib/auth/schema";
 import { AppError, isAppError, publicMessageOf } from "@/lib/errors/app-error";
+import { loginThrottle } from "../../login-throttle";
 import { authorize, type SessionUser } from "../../session";
 
 const CHECK_FIELDS = "Check the highlighted fields.";
@@ -83,4 +85,23 @@ export async function resetPasswordAction(
   // Outside the try: redirect() works by throwing.
   if (signedOutSelf) redirect("/login?next=%2Fadmin%2Fusers");
   return result;
+}
+
+/** Forgets an account's failed sign-ins (the throttle is in this server's memory): its backoff ends now. */
+export async function unlockSignInAction(
+  _previous: AccountActionResult | null,
+  form: FormData,
+): Promise<AccountActionResult> {
+  return adminAction(async () => {
+    const parsed = parseUnlockForm({ userId: form.get("userId") });
+    if (!parsed.ok) return { ok: false, error: parsed.fieldErrors.userId ?? CHECK_FIELDS };
+    const user = getUser(getAppDb(), parsed.value.userId);
+    if (!user) throw new AppError("NOT_FOUND", "That account no longer exists.");
+    const unlocked = loginThrottle().unlock(user.username);
+    revalidatePath("/admin/users");
+    return {
+      ok: true,
+      message: unlocked ? `Sign-in of ${user.username} unlocked.` : `${user.username} had no failed sign-ins.`,
+    };
+  });
 }

@@ -7,16 +7,17 @@ import { CreateUserForm } from "@/components/accounts/create-user-form";
 import { ResetPasswordForm } from "@/components/accounts/reset-password-form";
 import { UserTable } from "@/components/accounts/user-table";
 import { EmptyState } from "@/components/ui/states";
+import { withSignInStatus } from "../../login-throttle";
 import { requireUser } from "../../session";
-import { createUserAction, resetPasswordAction } from "./actions";
+import { createUserAction, resetPasswordAction, unlockSignInAction } from "./actions";
 
 export const metadata: Metadata = { title: "Accounts · Misbehavior Studio" };
 
-/** Admins only: every account, a form to create one, a form to reset a password. */
+/** Admins only: every account (with its failed sign-ins, to unlock), a form to create one, a form to reset a password. */
 export default async function UsersPage() {
   await connection();
   const me = await requireUser(["admin"], "/admin/users");
-  const users = listUsers(getAppDb());
+  const users = withSignInStatus(listUsers(getAppDb()));
   return (
     <section>
       <h1>Accounts</h1>
@@ -43,7 +44,7 @@ export default async function UsersPage() {
           Create the first one above.
         </EmptyState>
       ) : (
-        <UserTable users={users} currentUserId={me.id} />
+        <UserTable users={users} currentUserId={me.id} unlockAction={unlockSignInAction} />
       )}
     </section>
   );
