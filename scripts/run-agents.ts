@@ -50,6 +50,7 @@ import { createWorkspaceCache } from "@/lib/runner/workspace-cache";
 import { sandboxUnavailableReason } from "@/lib/setup/system-packages";
 import { agentSpecOf, programOf } from "./run-agents-agent";
 import { scriptToolSetOf, startScriptedModel, type ScriptedModel } from "./run-agents-mock";
+import { createRunStopper } from "./run-agents-stop";
 import { instanceWorkspaceSource } from "./run-agents-workspace";
 
 const USAGE =
@@ -124,6 +125,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const db = createDb(databasePathFromEnv(io.env));
   let mock: ScriptedModel | null = null;
+  const stopper = createRunStopper(io.stderr);
   try {
     let apiKey = io.env[API_KEY_ENV[providerName]];
     let baseUrl = io.env[BASE_URL_ENV[providerName]];
@@ -203,12 +205,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const workspaces = createWorkspaceCache(path.join(cacheDir, "workspaces"));
     const progress = createProgress("runs", todo.length, io.stderr);
     const limit = pLimit(args.concurrency);
-    const outcomes = { completed: 0, failed: 0, errors: 0 };
+    const outcomes = { completed: 0, failed: 0, errors: 0, dropped: 0, notStarted: 0 };
     await Promise.all(
       todo.map((row) =>
         limit(async () => {
           const runId = runIdOf(row.id);
           const runDir = path.join(args["runs-dir"], runId);
+          if (stopper.signal.aborted) return void (outcomes.notStarted += 1);
           try {
             const detail = getInstance(db, row.id);
             if (!detail) throw new AppError("NOT_FOUND", `instance ${row.id} vanished`);
@@ -224,6 +227,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
               hide: [...new Set([path.resolve("."), cacheDir])],
               packageCacheFile: path.join(cacheDir, "packages.json"),
               requireIsolation: !args["allow-unsandboxed"],
+              signal: stopper.signal,
               native: args.mock
                 ? new Map([["scripted-behaviour.json", Buffer.from(`${JSON.stringify({ behaviour })}\n`)]])
                 : undefined,
@@ -249,6 +253,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
                     agent: { ...agent, framework: spec.framework as BuiltinFramework },
                     provider: provider ?? unreachable("a built-in agent without a provider"),
                   });
+            if (await stopper.dropIfStopped(runDir)) return void (outcomes.dropped += 1);
             const bundle = bundleFilesOf(record);
             await writeBundleFolder(path.join(runDir, "bundle"), bundle);
             importParsedBundle(db, parseBundle(bundle, `${runDir}/bundle`), { via: "runner" });
@@ -261,6 +266,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
             else outcomes.failed += 1;
             progress.tick(record.manifest.status !== "completed");
           } catch (error) {
+            if (await stopper.dropIfStopped(runDir)) return void (outcomes.dropped += 1);
             outcomes.errors += 1;
             io.stderr.write(`error: ${row.id}: ${error instanceof Error ? error.message : String(error)}\n`);
             progress.tick(true);
@@ -269,11 +275,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ),
     );
     if (todo.length > 0) progress.finish();
+    const stopped = stopper.summary(outcomes);
+    if (stopped) {
+      io.stdout.write(`${stopped.line}\n`);
+      return stopped.code;
+    }
     io.stdout.write(
       `${todo.length} run(s) with ${agent.name}: ${outcomes.completed} completed, ${outcomes.failed} failed (limits, model errors), ${outcomes.errors} could not be recorded\n`,
     );
     return outcomes.errors > 0 ? 1 : 0;
   } finally {
+    stopper.dispose();
     await mock?.close();
     db.$client.close();
   }

@@ -134,10 +134,17 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
   }
   phase("sandbox");
   let outcome: AgentOutcome;
+  // A stop (run-agents on SIGTERM) ends the agent's commands now, not at their own time limit.
+  const onAbort = () => void sandbox.killAll();
+  options.signal?.addEventListener("abort", onAbort);
   try {
-    outcome = await options.act({ sandbox, workspaceDir: sandbox.workspaceDir, limits, signal: options.signal });
+    outcome = options.signal?.aborted
+      ? { ...failedOutcome("stopped before the agent started"), exitReason: "cancelled" }
+      : await options.act({ sandbox, workspaceDir: sandbox.workspaceDir, limits, signal: options.signal });
   } catch (error) {
     outcome = failedOutcome(error instanceof Error ? error.message : String(error));
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
   }
   phase("act");
   // The after-snapshot sees processes the agent left behind; then they are killed.
