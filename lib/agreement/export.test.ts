@@ -47,6 +47,13 @@ describe("agreement export", () => {
     expect(JSON.parse(manifestBody(fixtureInput(), options).body)).toEqual(manifest);
   });
 
+  it("defuses a rationale a spreadsheet would run, by the one CSV defuser of every export", () => {
+    const input = fixtureInput();
+    input.labels[0] = { ...input.labels[0]!, note: '\u00a0\uff1dHYPERLINK("http://x.invalid")' };
+    const row = exportLabels(input, "csv", options).body.split("\n")[1]!;
+    expect(row.endsWith(`"'\u00a0\uff1dHYPERLINK(""http://x.invalid"")"`)).toBe(true);
+  });
+
   it("exports the labels as CSV, one row per label with its rationale", () => {
     const file = exportLabels(fixtureInput(), "csv", options);
     expect(file.contentType).toContain("text/csv");
