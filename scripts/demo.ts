@@ -10,7 +10,7 @@
  * protocol) score every run  [6] build  [7] serve. Every scripted run is marked so in the data and the UI.
  * On first run it also creates an admin account, its random password in data/demo-admin.txt.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -23,6 +23,7 @@ import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
 import { parseCliArgs } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
+import { serveUntilStopped, startServices, stopRequested, type ServiceSpec } from "@/lib/process/services";
 import { main as evaluate } from "./evaluate";
 import { main as ingest } from "./ingest";
 import { main as runAgents } from "./run-agents";
@@ -37,6 +38,9 @@ const ArgsSchema = z.object({
 });
 
 const DEMO_DIR = "data/demo";
+
+/** Between SIGTERM and SIGKILL of a service: the worker stops its job (3 s grace) and records why. */
+const SERVICE_GRACE_MS = 10_000;
 
 /** The admin made on first run: its random password, for the person who ran the demo only. */
 const DEMO_ADMIN_FILE = "data/demo-admin.txt";
@@ -117,62 +121,51 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   const url = `http://127.0.0.1:${args.port}`;
   say(`[7/7] serve: ${url}  (Ctrl-C to stop)`);
-  // Its own process group, so that stopping it also stops next-server (STACK.md).
-  const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(args.port)], {
-    stdio: args.smoke ? "ignore" : "inherit",
-    env,
-    detached: true,
+  const services = demoServices(env, args.port, args.smoke ? "ignore" : "inherit");
+  if (!args.smoke)
+    return serveUntilStopped(services, { graceMs: SERVICE_GRACE_MS, onStop: (why) => say(`stopping: ${why}`) });
+  const started = startServices(services, { graceMs: SERVICE_GRACE_MS });
+  const stop = stopRequested();
+  const stopped = stop.reason.then((reason) => {
+    throw new AppError("UNAVAILABLE", `smoke check stopped (${reason})`);
   });
-  // The worker executes the jobs queued from the dashboard's Jobs page.
-  const worker = spawn(path.join("node_modules", ".bin", "tsx"), ["scripts/worker.ts"], {
-    stdio: args.smoke ? "ignore" : "inherit",
-    env,
-    detached: true,
-  });
-  const stop = () => {
-    for (const child of [server, worker]) {
-      if (!child.pid) continue;
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
-  };
-  process.once("SIGINT", () => {
-    stop();
-    process.exit(130);
-  });
-  process.once("SIGTERM", () => {
-    stop();
-    process.exit(143);
-  });
-
-  if (!args.smoke) {
-    await new Promise<void>((resolve) => server.once("exit", () => resolve()));
-    return 0;
-  }
   try {
-    const body = await waitForPage(`${url}/runs`, 60_000);
-    if (!body.includes('data-testid="runs-table"'))
-      throw new AppError("INTERNAL", "the runs page answered without the runs table");
-    const benchmark = await waitForPage(`${url}/benchmarks/sample`, 10_000);
-    if (!benchmark.includes('data-testid="subtasks-table"')) {
-      throw new AppError("INTERNAL", "the benchmark page answered without the subtask table");
-    }
-    const overview = await waitForPage(`${url}/overview`, 10_000);
-    if (!overview.includes('data-testid="overview-table-')) {
-      throw new AppError("INTERNAL", "the overview page answered without its tables");
-    }
-    const login = await waitForPage(`${url}/login`, 10_000);
-    if (!login.includes('data-testid="login-form"')) throw new AppError("INTERNAL", "the sign-in page has no form");
-    say(
-      `smoke check: ${url}/overview, ${url}/runs and ${url}/benchmarks/sample answer with their tables, ${url}/login with its form`,
-    );
+    await Promise.race([smokeCheck(url, say), stopped]);
     return 0;
   } finally {
-    stop();
+    stop.dispose();
+    await started.stop();
   }
+}
+
+/**
+ * The serving stage: `next start` and the worker (it executes the jobs queued from the Jobs
+ * page), each under a guard, so stopping the demo in any way stops both (lib/process/services.ts).
+ */
+function demoServices(env: NodeJS.ProcessEnv, port: number, output: "inherit" | "ignore"): ServiceSpec[] {
+  return [
+    { name: "server", file: "npx", args: ["next", "start", "-H", "127.0.0.1", "-p", String(port)], env, output },
+    { name: "worker", file: process.execPath, args: ["--import", "tsx", "scripts/worker.ts"], env, output },
+  ];
+}
+
+async function smokeCheck(url: string, say: (line: string) => void): Promise<void> {
+  const body = await waitForPage(`${url}/runs`, 60_000);
+  if (!body.includes('data-testid="runs-table"'))
+    throw new AppError("INTERNAL", "the runs page answered without the runs table");
+  const benchmark = await waitForPage(`${url}/benchmarks/sample`, 10_000);
+  if (!benchmark.includes('data-testid="subtasks-table"')) {
+    throw new AppError("INTERNAL", "the benchmark page answered without the subtask table");
+  }
+  const overview = await waitForPage(`${url}/overview`, 10_000);
+  if (!overview.includes('data-testid="overview-table-')) {
+    throw new AppError("INTERNAL", "the overview page answered without its tables");
+  }
+  const login = await waitForPage(`${url}/login`, 10_000);
+  if (!login.includes('data-testid="login-form"')) throw new AppError("INTERNAL", "the sign-in page has no form");
+  say(
+    `smoke check: ${url}/overview, ${url}/runs and ${url}/benchmarks/sample answer with their tables, ${url}/login with its form`,
+  );
 }
 
 async function waitForPage(url: string, timeoutMs: number): Promise<string> {

@@ -8,8 +8,9 @@
  * start and with every heartbeat the worker ends the jobs of workers that died (failed, with the
  * reason). The CLI runs under a guard (lib/process/guard.mjs): if this worker dies, even by
  * SIGKILL, the CLI's process group is ended too, so a lost job stops writing. Cancel is polled
- * every --poll-ms: the CLI's group gets SIGTERM, then SIGKILL after --grace-ms. SIGTERM, SIGINT or
- * SIGHUP stop the worker: the running job is stopped the same way and failed with that reason.
+ * every --poll-ms: the CLI's group gets SIGTERM, then SIGKILL after --grace-ms. SIGTERM, SIGINT,
+ * SIGHUP or its parent exiting stop the worker: the running job is stopped the same way and failed
+ * with that reason.
  */
 import { hostname } from "node:os";
 import { z } from "zod";
@@ -29,7 +30,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { DEFAULT_LEASE, workerIdentity, type WorkerIdentity } from "@/lib/jobs/lease";
 import { commandOf, JobParamsSchema, progressOf } from "@/lib/jobs/schema";
 import { spawnGuarded, type Exit } from "@/lib/process/guarded";
-import { onStopSignals } from "@/lib/process/signals";
+import { onParentExit, onStopSignals } from "@/lib/process/signals";
 
 const USAGE = "usage: npm run worker -- [--once] [--poll-ms N] [--lease-ms N] [--heartbeat-ms N] [--grace-ms N]";
 
@@ -176,6 +177,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const db = createDb(databasePathFromEnv(io.env));
   const stop = new AbortController();
   const removeHandlers = onStopSignals((signal) => stop.abort(signal));
+  const stopWatching = onParentExit(() => stop.abort("its parent exited"));
   const context: JobContext = {
     env: io.env,
     worker: workerIdentity(hostname(), process.pid),
@@ -200,6 +202,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } finally {
     removeHandlers();
+    stopWatching();
     db.$client.close();
   }
 }

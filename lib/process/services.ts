@@ -6,7 +6,7 @@
  * it was re-parented and stops them.
  */
 import { spawnGuarded, type Exit, type Guarded } from "./guarded";
-import { onStopSignals, signalExitCode, type StopSignal } from "./signals";
+import { onParentExit, onStopSignals, signalExitCode, type StopSignal } from "./signals";
 
 export interface ServiceSpec {
   name: string;
@@ -58,16 +58,12 @@ export const exitCodeFor = (reason: StopReason): number => (reason === "parent-e
  * default), or its parent died. `dispose` removes the handlers and the parent watch.
  */
 export function stopRequested(parentPollMs = 500): { reason: Promise<StopReason>; dispose(): void } {
-  const parent = process.ppid;
   let dispose = () => {};
   const reason = new Promise<StopReason>((resolve) => {
     const removeHandlers = onStopSignals(resolve);
-    // An orphan is re-parented (to init or the nearest subreaper): its ppid changes.
-    const poll = setInterval(() => {
-      if (process.ppid !== parent) resolve("parent-exited");
-    }, parentPollMs);
+    const stopWatching = onParentExit(() => resolve("parent-exited"), parentPollMs);
     dispose = () => {
-      clearInterval(poll);
+      stopWatching();
       removeHandlers();
     };
   });

@@ -18,3 +18,18 @@ export function onStopSignals(handler: (signal: StopSignal) => void): () => void
     for (const [signal, listener] of handlers) process.off(signal, listener);
   };
 }
+
+/**
+ * Calls `handler` once this process's parent has exited: an orphan is re-parented (to init or the
+ * nearest subreaper), so its ppid changes. Under `npm run`, npm forwards a SIGTERM to its `sh -c`
+ * only, which dies without passing it on: this is how the script below notices.
+ */
+export function onParentExit(handler: () => void, pollMs = 500): () => void {
+  const parent = process.ppid;
+  const poll = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(poll);
+    handler();
+  }, pollMs);
+  return () => clearInterval(poll);
+}
