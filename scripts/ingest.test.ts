@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { syntheticRun } from "@/lib/bundle/synthetic";
+import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments } from "@/lib/bundle/hostile-archives";
 import { contentMembers, syntheticBundle, withMember } from "@/lib/bundle/test-support";
 import { bundleFilesOf, writeBundleFolder, writeBundleTarGz } from "@/lib/bundle/write";
 import { exitCodeOf, type CliIo } from "@/lib/cli/run-cli";
@@ -217,6 +218,45 @@ describe("npm run ingest", () => {
         `^error: ${folder}: \\S+: member is \\d+ bytes, over the limit of 1000 \\(STUDIO_BUNDLE_MAX_MEMBER_BYTES\\)$`,
       ),
     );
+  });
+});
+
+describe("npm run ingest on hostile archives", () => {
+  it("imports a .tar.gz followed by 32 MiB of zeros (reading stops at the archive's end)", async () => {
+    const archive = path.join(work, "zeros.tar.gz");
+    await fs.writeFile(archive, await tarGzWithTrailingZeros(syntheticBundle({ index: 7, seed: 3 }), 32 * 1024 * 1024));
+
+    const run = await ingest([archive]);
+
+    expect(run.code).toBe(0);
+    expect(summaryOf(run.stdout)).toEqual([1, 1, 0, 0, 0]);
+    expect(runIds()).toEqual(["synthetic-3-000007"]);
+  });
+
+  it("names the member and line of JSON nested 10,000 deep, instead of overflowing the stack", async () => {
+    const { files, line } = withDeepArguments(syntheticBundle({ index: 8, seed: 3 }), 10_000);
+    const folder = path.join(work, "run-deep");
+    await writeBundleFolder(folder, files);
+
+    const run = await ingest([folder]);
+
+    expect(run.code).toBe(1);
+    expect(errorLines(run.stderr)).toEqual([
+      `error: ${folder}: trajectory.jsonl line ${line}: JSON nested deeper than 256 levels at column 269`,
+    ]);
+    expect(runIds()).toEqual([]);
+  });
+
+  it("refuses a member whose header declares 1 GiB", async () => {
+    const archive = path.join(work, "huge.tgz");
+    await fs.writeFile(archive, await tarGzDeclaring("native/huge.log", 1024 * 1024 * 1024, 1024 * 1024));
+
+    const run = await ingest([archive]);
+
+    expect(run.code).toBe(1);
+    expect(errorLines(run.stderr)).toEqual([
+      `error: ${archive}: native/huge.log: member is 1073741824 bytes, over the limit of 67108864 (STUDIO_BUNDLE_MAX_MEMBER_BYTES)`,
+    ]);
   });
 });
 

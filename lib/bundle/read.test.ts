@@ -16,7 +16,15 @@ import {
   type BundleFiles,
   type ReadLimits,
 } from "./read";
-import { renameInZip, syntheticBundle, tarBuffer, tarEntriesOf, zipEntries, type TarEntry } from "./test-support";
+import {
+  rejectionOf,
+  renameInZip,
+  syntheticBundle,
+  tarBuffer,
+  tarEntriesOf,
+  zipEntries,
+  type TarEntry,
+} from "./test-support";
 import { writeBundleFolder, writeBundleTarGz, zipBuffer } from "./write";
 
 const BASE = syntheticBundle({ index: 3, seed: 11 });
@@ -46,15 +54,7 @@ async function folderOf(files: BundleFiles): Promise<string> {
   return dir;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<BundleError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BundleError) return error;
-    throw error;
-  }
-  throw new Error("expected a BundleError");
-}
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, BundleError);
 
 const readTar = (entries: TarEntry[], limits = LIMITS) =>
   readArchiveBuffer(tarBuffer(entries), "tar", "evil.tar", limits);

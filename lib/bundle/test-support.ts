@@ -8,6 +8,20 @@ import type { BundleFiles } from "./read";
 import { syntheticRun, type SyntheticOptions } from "./synthetic";
 import { bundleFilesOf } from "./write";
 
+/** What `promise` rejects with, which must be a `type`; throws if it resolves or rejects otherwise. */
+export async function rejectionOf<E extends Error>(
+  promise: Promise<unknown>,
+  type: abstract new (...args: never[]) => E,
+): Promise<E> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof type) return error;
+    throw error;
+  }
+  throw new Error(`expected a rejection with ${type.name}`);
+}
+
 export function syntheticBundle(options: SyntheticOptions): BundleFiles {
   return bundleFilesOf(syntheticRun(options));
 }

@@ -1,9 +1,8 @@
 import { getAppDb } from "@/db/app-db";
 import { importParsedBundle } from "@/db/queries/run-import";
+import { createImportPool, ImportBusyError, type ImportPool } from "@/lib/bundle/import-pool";
 import { checkBearerToken, archiveKindOfBytes, readBodyCapped } from "@/lib/bundle/import-request";
-import { parseBundle } from "@/lib/bundle/parse";
-import { readArchiveBuffer } from "@/lib/bundle/read";
-import { loadEnv, readLimitsFrom } from "@/lib/config/env";
+import { loadEnv, readLimitsFrom, type Env } from "@/lib/config/env";
 import { AppError, httpStatusOf, publicMessageOf } from "@/lib/errors/app-error";
 
 export const runtime = "nodejs";
@@ -17,29 +16,48 @@ function serverEnv() {
   }
 }
 
+let pool: ImportPool | null = null;
+
+/** One pool per server process: its slot count is the cap on imports at once. */
+function importPool(env: Env): ImportPool {
+  pool ??= createImportPool({
+    maxConcurrent: env.STUDIO_IMPORT_CONCURRENCY,
+    workerMemoryMb: env.STUDIO_IMPORT_WORKER_MEMORY_MB,
+    timeoutMs: env.STUDIO_IMPORT_TIMEOUT_SECONDS * 1000,
+  });
+  return pool;
+}
+
 /**
  * POST /api/runs/import — remote workers push one run bundle (.tar.gz or .zip) per request.
- * Authorization: Bearer $STUDIO_INGEST_TOKEN. Same validation and transaction as `npm run ingest`.
+ * Authorization: Bearer $STUDIO_INGEST_TOKEN. Same validation and transaction as `npm run ingest`;
+ * the archive is read and parsed in a worker thread, so pages keep answering meanwhile.
  */
 export async function POST(request: Request): Promise<Response> {
+  let release: (() => void) | null = null;
   try {
     const env = serverEnv();
     checkBearerToken(request.headers.get("authorization"), env.STUDIO_INGEST_TOKEN);
+    // A slot is taken before the body is read: a refused upload costs nothing.
+    release = importPool(env).acquire();
     const limits = readLimitsFrom(env);
     const data = await readBodyCapped(request.body, limits.maxBundleBytes);
     const kind = archiveKindOfBytes(data);
     if (!kind) throw new AppError("INVALID_INPUT", "the body is not a .tar.gz, .tar or .zip archive");
     const url = new URL(request.url);
     const label = (url.searchParams.get("name") ?? "request body").slice(0, 200);
-    const parsed = parseBundle(await readArchiveBuffer(data, kind, label, limits), label);
-    const result = importParsedBundle(getAppDb(), parsed, {
+    const { bundle } = await importPool(env).parse({ data, kind, label, limits });
+    const result = importParsedBundle(getAppDb(), bundle, {
       via: "http",
       replace: url.searchParams.get("replace") === "1",
     });
     return Response.json(result, { status: result.outcome === "unchanged" ? 200 : 201 });
   } catch (error) {
     const status = httpStatusOf(error);
-    if (status >= 500) console.error("POST /api/runs/import failed:", error);
-    return Response.json({ error: publicMessageOf(error) }, { status });
+    if (status >= 500 && !(error instanceof ImportBusyError)) console.error("POST /api/runs/import failed:", error);
+    const headers = error instanceof ImportBusyError ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
+    return Response.json({ error: publicMessageOf(error) }, { status, headers });
+  } finally {
+    release?.();
   }
 }

@@ -1,0 +1,66 @@
+/**
+ * Hostile archives, built cheaply at any size, for the tests of the reading limits and for
+ * `npm run bench:hostile-import`: zeros after a valid archive's end, a member header declaring a
+ * gigabyte, a zip of zero-filled members, and JSON nested thousands of levels deep.
+ */
+import zlib from "node:zlib";
+import type { BundleFiles } from "./read";
+import { tarBuffer, tarEntriesOf, tarHeader, zipEntries } from "./test-support";
+
+const MiB = 1024 * 1024;
+const ZERO_MIB = Buffer.alloc(MiB);
+
+/**
+ * `tar` gzipped, followed inside the same gzip stream by `zeros` zero bytes (what
+ * `cat run.tar /dev/zero | head -c ... | gzip` makes). Zeros gzip 1,000x: 256 MiB are 260 KB.
+ */
+export async function gzipWithTrailingZeros(tar: Buffer, zeros: number): Promise<Buffer> {
+  const gzip = zlib.createGzip({ level: 9 });
+  const chunks: Buffer[] = [];
+  gzip.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<void>((resolve, reject) => {
+    gzip.on("end", resolve);
+    gzip.on("error", reject);
+  });
+  const write = async (data: Buffer) => {
+    if (!gzip.write(data)) await new Promise((resolve) => gzip.once("drain", resolve));
+  };
+  await write(tar);
+  for (let left = zeros; left > 0; left -= MiB) await write(left >= MiB ? ZERO_MIB : ZERO_MIB.subarray(0, left));
+  gzip.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/** A .tar.gz of `files` with `zeros` zero bytes after the archive's end blocks. */
+export function tarGzWithTrailingZeros(files: BundleFiles, zeros: number): Promise<Buffer> {
+  return gzipWithTrailingZeros(tarBuffer(tarEntriesOf(files)), zeros);
+}
+
+/**
+ * A .tar.gz whose one member's header declares `declared` bytes; `present` zero bytes of it
+ * follow (a reader that inflates before checking the header pays for all of them).
+ */
+export function tarGzDeclaring(name: string, declared: number, present: number): Promise<Buffer> {
+  return gzipWithTrailingZeros(tarHeader({ name }, declared), present);
+}
+
+/** A zip of `count` members of `each` zero bytes: a few KB per member, each declaring its size. */
+export function zipOfZeros(count: number, each: number): Promise<Buffer> {
+  const zeros = Buffer.alloc(each);
+  return zipEntries(Array.from({ length: count }, (_, i) => ({ name: `native/zeros-${i}.bin`, data: zeros })));
+}
+
+/** `files` with a tool call's arguments in trajectory.jsonl nested `depth` arrays deep. */
+export function withDeepArguments(files: BundleFiles, depth: number): { files: BundleFiles; line: number } {
+  const lines = (files.get("trajectory.jsonl") ?? Buffer.alloc(0)).toString("utf8").split("\n");
+  const index = lines.findIndex((line) => line.includes('"kind":"tool_call"'));
+  const original = lines[index];
+  if (original === undefined) throw new Error("hostile archive: no tool call in trajectory.jsonl");
+  const step = JSON.parse(original) as Record<string, unknown>;
+  delete step.arguments;
+  lines[index] = JSON.stringify(step).replace(/^\{/, `{"arguments":${"[".repeat(depth)}${"]".repeat(depth)},`);
+  const copy: BundleFiles = new Map(files);
+  copy.set("trajectory.jsonl", Buffer.from(lines.join("\n")));
+  return { files: copy, line: index + 1 };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { AppError, httpStatusOf } from "@/lib/errors/app-error";
+import { BundleError } from "./errors";
+import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments } from "./hostile-archives";
+import { ImportBusyError } from "./import-pool";
+import { sourceImportPool } from "./import-pool.fixture";
+import { parseBundle } from "./parse";
+import { DEFAULT_READ_LIMITS } from "./read";
+import { rejectionOf, syntheticBundle } from "./test-support";
+import { zipBuffer } from "./write";
+
+const BASE = syntheticBundle({ index: 6, seed: 4 });
+const LIMITS = DEFAULT_READ_LIMITS;
+const pool = () => sourceImportPool({ maxConcurrent: 2, workerMemoryMb: 256, timeoutMs: 60_000 });
+
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, AppError);
+
+describe("parsing in a worker thread", () => {
+  it("gives the same bundle as parsing in this thread, with Buffers for the members", async () => {
+    const data = await zipBuffer(BASE);
+
+    const { bundle } = await pool().parse({ data, kind: "zip", label: "run.zip", limits: LIMITS });
+
+    expect(bundle.digest).toBe(parseBundle(BASE, "run.zip").digest);
+    expect(bundle.members.every((m) => Buffer.isBuffer(m.data))).toBe(true);
+    expect(bundle.members.map((m) => m.data.toString("base64"))).toEqual(
+      parseBundle(BASE, "run.zip").members.map((m) => m.data.toString("base64")),
+    );
+  });
+
+  it("reads a .tar.gz with 32 MiB of zeros after its end, inflating only the bundle", async () => {
+    const data = await tarGzWithTrailingZeros(BASE, 32 * 1024 * 1024);
+
+    const { bundle, stats } = await pool().parse({ data, kind: "tar", label: "zeros.tgz", limits: LIMITS });
+
+    expect(bundle.digest).toBe(parseBundle(BASE, "zeros.tgz").digest);
+    expect(stats.inflatedBytes).toBeLessThan(256 * 1024);
+  });
+
+  it("hands back a BundleError that names the member and line of too deep a JSON (HTTP 422)", async () => {
+    const { files, line } = withDeepArguments(BASE, 10_000);
+
+    const error = await failure(
+      pool().parse({ data: await zipBuffer(files), kind: "zip", label: "deep.zip", limits: LIMITS }),
+    );
+
+    expect(error).toBeInstanceOf(BundleError);
+    expect((error as BundleError).location).toEqual({ bundle: "deep.zip", member: "trajectory.jsonl", line });
+    expect(error.message).toMatch(/^deep\.zip: trajectory\.jsonl line \d+: JSON nested deeper than 256 levels/);
+    expect(httpStatusOf(error)).toBe(422);
+  });
+
+  it("hands back the refusal of a member declaring 1 GiB (HTTP 413)", async () => {
+    const data = await tarGzDeclaring("native/huge.log", 1024 * 1024 * 1024, 8 * 1024 * 1024);
+
+    const error = await failure(pool().parse({ data, kind: "tar", label: "huge.tgz", limits: LIMITS }));
+
+    expect(error.message).toContain("huge.tgz: native/huge.log: member is 1073741824 bytes, over the limit");
+    expect(httpStatusOf(error)).toBe(413);
+  });
+
+  it("terminates a worker past its deadline", async () => {
+    const slow = sourceImportPool({ maxConcurrent: 1, workerMemoryMb: 256, timeoutMs: 1 });
+
+    const error = await failure(
+      slow.parse({ data: await zipBuffer(BASE), kind: "zip", label: "slow.zip", limits: LIMITS }),
+    );
+
+    expect(error.message).toBe("slow.zip: reading the bundle took over 0.001 s");
+    expect(error.code).toBe("TOO_LARGE");
+  });
+});
+
+describe("the cap on imports at once", () => {
+  it("refuses a third import while two hold their slots (HTTP 503, Retry-After), and frees a slot on release", () => {
+    const imports = pool();
+    const first = imports.acquire();
+    const second = imports.acquire();
+
+    let busy: unknown = null;
+    try {
+      imports.acquire();
+    } catch (error) {
+      busy = error;
+    }
+
+    expect(busy).toBeInstanceOf(ImportBusyError);
+    expect((busy as ImportBusyError).retryAfterSeconds).toBe(5);
+    expect(httpStatusOf(busy)).toBe(503);
+    expect((busy as ImportBusyError).message).toBe("2 imports are already running: retry in 5 s");
+
+    first();
+    first();
+    expect(imports.active).toBe(1);
+    const third = imports.acquire();
+    expect(imports.active).toBe(2);
+    second();
+    third();
+    expect(imports.active).toBe(0);
+  });
+});
