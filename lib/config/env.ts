@@ -2,7 +2,6 @@ import { z } from "zod";
 import { TrustedProxiesSchema } from "@/lib/auth/client-address";
 import { formatIssuePath } from "@/lib/bundle/errors";
 import { DEFAULT_MAX_RATIO } from "@/lib/bundle/budget";
-import { DEFAULT_MAX_RATIO } from "@/lib/bundle/budget";
 import { DEFAULT_READ_LIMITS, type ReadLimits } from "@/lib/bundle/read";
 import { AppError } from "@/lib/errors/app-error";
 
@@ -17,11 +16,6 @@ export const EnvSchema = z.object({
   STUDIO_BUNDLE_MAX_MEMBER_BYTES: PositiveInt.default(DEFAULT_READ_LIMITS.maxMemberBytes),
   STUDIO_BUNDLE_MAX_BYTES: PositiveInt.default(DEFAULT_READ_LIMITS.maxBundleBytes),
   STUDIO_BUNDLE_MAX_MEMBERS: PositiveInt.default(DEFAULT_READ_LIMITS.maxMembers),
-  STUDIO_BUNDLE_MAX_RATIO: PositiveInt.default(DEFAULT_MAX_RATIO),
-  /** HTTP imports parsed at once, each in its own worker thread; more get 503 + Retry-After. */
-  STUDIO_IMPORT_CONCURRENCY: PositiveInt.default(2),
-  STUDIO_IMPORT_WORKER_MEMORY_MB: PositiveInt.default(1024),
-  STUDIO_IMPORT_TIMEOUT_SECONDS: PositiveInt.default(120),
   STUDIO_BUNDLE_MAX_RATIO: PositiveInt.default(DEFAULT_MAX_RATIO),
   /** HTTP imports parsed at once, each in its own worker thread; more get 503 + Retry-After. */
   STUDIO_IMPORT_CONCURRENCY: PositiveInt.default(2),
@@ -52,7 +46,6 @@ export function readLimitsFrom(env: Env): ReadLimits {
     maxMemberBytes: env.STUDIO_BUNDLE_MAX_MEMBER_BYTES,
     maxBundleBytes: env.STUDIO_BUNDLE_MAX_BYTES,
     maxMembers: env.STUDIO_BUNDLE_MAX_MEMBERS,
-    maxRatio: env.STUDIO_BUNDLE_MAX_RATIO,
     maxRatio: env.STUDIO_BUNDLE_MAX_RATIO,
   };
 }
