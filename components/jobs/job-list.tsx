@@ -1,3 +1,5 @@
+import { endedByLostWorker, leaseSummary } from "@/lib/jobs/lease";
+
 export interface JobView {
   id: number;
   kind: string;
@@ -7,6 +9,9 @@ export interface JobView {
   progressTotal: number | null;
   log: string;
   error: string | null;
+  workerPid: number | null;
+  heartbeatAt: string | null;
+  leaseExpiresAt: string | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -15,10 +20,13 @@ export interface JobView {
 /** `cancelAction` absent: the viewer may not cancel (not an admin), so no Cancel buttons. */
 export function JobList({ jobs, cancelAction }: { jobs: JobView[]; cancelAction?: (form: FormData) => Promise<void> }) {
   if (jobs.length === 0) return <p className="muted">No jobs yet.</p>;
+  // Rendered per request (the page awaits connection()): "now" is the moment of this answer.
+  const now = new Date();
   return (
     <ol className="jobs" data-testid="job-list">
       {jobs.map((job) => {
         const percent = job.progressTotal ? Math.round((job.progressDone / job.progressTotal) * 100) : null;
+        const lease = job.status === "running" ? leaseSummary(job, now) : null;
         return (
           <li key={job.id} className="panel" data-testid="job" data-job-id={job.id} data-status={job.status}>
             <div className="job-head">
@@ -28,6 +36,11 @@ export function JobList({ jobs, cancelAction }: { jobs: JobView[]; cancelAction?
               <span className={`status status-${job.status}`} data-testid="job-status">
                 {job.status}
               </span>{" "}
+              {endedByLostWorker(job.error) ? (
+                <span className="status status-failed" data-testid="job-worker-lost">
+                  worker lost
+                </span>
+              ) : null}{" "}
               <span className="muted">{job.params}</span>
               {cancelAction && (job.status === "queued" || job.status === "running") ? (
                 <form action={cancelAction} className="inline">
@@ -45,6 +58,11 @@ export function JobList({ jobs, cancelAction }: { jobs: JobView[]; cancelAction?
                   {job.progressDone}/{job.progressTotal}
                 </span>
               </div>
+            ) : null}
+            {lease ? (
+              <p className={lease.expired ? "error" : "muted"} data-testid="job-lease" data-expired={lease.expired}>
+                {lease.text}
+              </p>
             ) : null}
             {job.error ? <p className="error">{job.error}</p> : null}
             <details>

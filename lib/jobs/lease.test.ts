@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { holderGone, parseWorkerId, pidAlive, workerIdentity } from "./lease";
+import {
+  endedByLostWorker,
+  holderGone,
+  leaseSummary,
+  lostWorkerReason,
+  parseWorkerId,
+  pidAlive,
+  workerIdentity,
+} from "./lease";
 
 describe("worker identity", () => {
   it("names host and pid, unique per worker even in one process", () => {
@@ -29,5 +37,34 @@ describe("worker identity", () => {
     expect(holderGone(job, now, "elsewhere", () => false)).toBe(false);
     expect(holderGone(job, new Date("2026-01-01T00:00:31.000Z"), "elsewhere", () => true)).toBe(true);
     expect(holderGone({ ...job, leaseExpiresAt: null }, now, "box", () => true)).toBe(true);
+  });
+});
+
+describe("lease summary", () => {
+  const job = {
+    workerId: "box/9/abcd1234",
+    workerPid: 9,
+    heartbeatAt: "2026-01-01T00:00:00.000Z",
+    leaseExpiresAt: "2026-01-01T00:00:30.000Z",
+  };
+  it("says who holds a running job and when it was last heard from, and when it is lost", () => {
+    expect(leaseSummary(job, new Date("2026-01-01T00:00:04.000Z"))).toEqual({
+      text: "worker pid 9, last heartbeat 4 s ago",
+      expired: false,
+    });
+    expect(leaseSummary(job, new Date("2026-01-01T00:00:45.000Z"))).toEqual({
+      text: "worker pid 9 not heard from for 45 s: lost, the next worker marks the job failed (Cancel ends it now)",
+      expired: true,
+    });
+    expect(leaseSummary({ ...job, heartbeatAt: null, leaseExpiresAt: null }, new Date()).expired).toBe(true);
+  });
+
+  it("recognizes the reasons of jobs that lost their worker", () => {
+    const reason = lostWorkerReason(job, new Date("2026-01-01T00:00:45.000Z"));
+    expect(reason).toBe("the worker running it stopped (pid 9, last heartbeat 2026-01-01T00:00:00.000Z, 45 s before)");
+    expect(endedByLostWorker(reason)).toBe(true);
+    expect(endedByLostWorker(`cancelled; ${reason}`)).toBe(true);
+    expect(endedByLostWorker("exit code 1")).toBe(false);
+    expect(endedByLostWorker(null)).toBe(false);
   });
 });

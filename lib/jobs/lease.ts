@@ -68,5 +68,25 @@ export function lostWorkerReason(job: LeaseHolder, now: Date): string {
   const beat = job.heartbeatAt
     ? `last heartbeat ${job.heartbeatAt}, ${Math.round((now.getTime() - Date.parse(job.heartbeatAt)) / 1000)} s before`
     : "no heartbeat recorded";
-  return `the worker running it stopped (pid ${pid ?? "unknown"}, ${beat})`;
+  return `${LOST_WORKER_PREFIX} (pid ${pid ?? "unknown"}, ${beat})`;
+}
+
+export const LOST_WORKER_PREFIX = "the worker running it stopped";
+
+/** Whether a job ended because its worker was lost (the sweep's reason, or a cancel after it). */
+export const endedByLostWorker = (error: string | null): boolean =>
+  error !== null && (error.startsWith(LOST_WORKER_PREFIX) || error.startsWith(`cancelled; ${LOST_WORKER_PREFIX}`));
+
+/** What the Jobs page says of a running job's lease: who holds it and when it was last heard from. */
+export function leaseSummary(job: Omit<LeaseHolder, "workerId">, now: Date): { text: string; expired: boolean } {
+  const pid = job.workerPid ?? "unknown";
+  if (!job.heartbeatAt || !job.leaseExpiresAt)
+    return { text: `worker pid ${pid}, no lease: started by a worker from before leases`, expired: true };
+  const ago = Math.max(0, Math.round((now.getTime() - Date.parse(job.heartbeatAt)) / 1000));
+  if (job.leaseExpiresAt < now.toISOString())
+    return {
+      text: `worker pid ${pid} not heard from for ${ago} s: lost, the next worker marks the job failed (Cancel ends it now)`,
+      expired: true,
+    };
+  return { text: `worker pid ${pid}, last heartbeat ${ago} s ago`, expired: false };
 }
