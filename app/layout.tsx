@@ -3,7 +3,7 @@ import Link from "next/link";
 import "./globals.css";
 import { UserMenu } from "@/components/accounts/user-menu";
 import { signOutAction } from "./login/actions";
-import { currentUser } from "./session";
+import { canRead, currentUser } from "./session";
 
 export const metadata: Metadata = {
   title: "Misbehavior Studio",
@@ -12,6 +12,8 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
   const user = await currentUser();
+  // Admin-only once a study is active (lib/auth/access.ts): no link to a page that would refuse.
+  const showCaseStudies = await canRead("case-studies");
   return (
     <html lang="en">
       <body>
@@ -29,9 +31,11 @@ export default async function RootLayout({ children }: Readonly<{ children: Reac
             <Link href="/runs" data-testid="nav-runs">
               Runs
             </Link>
-            <Link href="/case-studies" data-testid="nav-case-studies">
-              Case studies
-            </Link>
+            {showCaseStudies ? (
+              <Link href="/case-studies" data-testid="nav-case-studies">
+                Case studies
+              </Link>
+            ) : null}
             <Link href="/benchmarks" data-testid="nav-benchmarks">
               Benchmarks
             </Link>

@@ -26,6 +26,7 @@ import {
 } from "@/db/queries/users";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { loginThrottle, requestClientAddress } from "./login-throttle";
+import { mayRead, readersOf, type ReadArea } from "@/lib/auth/access";
 import type { Role } from "@/lib/auth/schema";
 import { AppError } from "@/lib/errors/app-error";
 
@@ -61,33 +62,34 @@ export async function authorize(roles: readonly Role[]): Promise<SessionUser> {
 // ---------------------------------------------------------------- the dashboard and blind labeling
 
 /**
- * The dashboard (verdicts, exports) is open while no annotator account exists: a local tool for
- * one researcher. From the first annotator on it needs an admin or viewer account, so that
- * annotators stay blind to the judges (issue 7): their session cannot read a verdict, and
- * neither can anyone signed out.
+ * Whether a study is active: from the first annotator account on, reading needs an account
+ * with the right role (lib/auth/access.ts has the rule), so that annotators stay blind to the
+ * judges: their session cannot read a verdict, and neither can anyone signed out.
  */
 export function annotationStudyActive(): boolean {
   return countUsersWithRole(getAppDb(), "annotator") > 0;
 }
 
-const DASHBOARD_ROLES = ["admin", "viewer"] as const satisfies readonly Role[];
-
-/** For dashboard pages: null in open mode, else the admin or viewer (others are redirected to sign in). */
-export async function requireDashboardViewer(nextPath: string): Promise<SessionUser | null> {
-  return annotationStudyActive() ? requireUser(DASHBOARD_ROLES, nextPath) : null;
+/** For pages of `area`: null in open mode, else the reader (others are redirected to sign in). */
+export async function requireReader(area: ReadArea, nextPath: string): Promise<SessionUser | null> {
+  return annotationStudyActive() ? requireUser(readersOf(area), nextPath) : null;
 }
 
-/** Whether the signed-in account (or anyone, in open mode) may read the dashboard. */
-export async function canReadDashboard(): Promise<boolean> {
-  if (!annotationStudyActive()) return true;
-  const user = await currentUser();
-  return user !== null && (DASHBOARD_ROLES as readonly Role[]).includes(user.role);
+/** Whether the signed-in account (or anyone, in open mode) may read `area`. */
+export async function canRead(area: ReadArea): Promise<boolean> {
+  const studyActive = annotationStudyActive();
+  return mayRead(area, { studyActive, role: studyActive ? ((await currentUser())?.role ?? null) : null });
 }
 
-/** For dashboard routes and actions: like requireDashboardViewer, but throws (401/403). */
-export async function authorizeDashboard(): Promise<SessionUser | null> {
-  return annotationStudyActive() ? authorize(DASHBOARD_ROLES) : null;
+/** For routes and actions of `area`: like requireReader, but throws (401/403). */
+export async function authorizeReader(area: ReadArea): Promise<SessionUser | null> {
+  return annotationStudyActive() ? authorize(readersOf(area)) : null;
 }
+
+/** For dashboard pages (benchmarks, instances and jobs included): admins and viewers once a study is active. */
+export const requireDashboardViewer = (nextPath: string) => requireReader("dashboard", nextPath);
+export const canReadDashboard = () => canRead("dashboard");
+export const authorizeDashboard = () => authorizeReader("dashboard");
 
 /** ["admin"] -> "an admin"; ["admin", "annotator"] -> "an admin or an annotator". */
 function describeRoles(roles: readonly Role[]): string {

@@ -19,8 +19,9 @@ async function replay(context: BrowserContext, action: CapturedAction): Promise<
 }
 
 test("signing in and out from the keyboard; the top bar shows who is signed in", async ({ page, context }) => {
-  // /benchmarks is open to everyone; the dashboard proper needs an admin or viewer once annotators exist.
+  // Annotators exist, so every page but the sign-in page sends a signed-out visitor there.
   await page.goto("/benchmarks");
+  await expect(page).toHaveURL(/\/login\?next=%2Fbenchmarks$/);
   await expect(page.getByTestId("sign-in-link")).toBeVisible();
   await page.getByTestId("sign-in-link").click();
   await expect(page).toHaveURL(/\/login$/);

@@ -1,6 +1,6 @@
 /**
  * The seeded accounts (e2e/seed.ts creates them) and signing in as one of them. Specs for pages
- * that need an account call `signIn(page, "admin")` (or "ann1".."ann3") first; each browser
+ * that need an account call `signIn(page, "admin")` (or "ann1".."ann3", "viewer") first; each browser
  * context is its own session.
  */
 import type { Page, Route } from "@playwright/test";
@@ -10,6 +10,7 @@ export const E2E_ACCOUNTS = {
   ann1: { displayName: "Annotator One", role: "annotator", password: "e2e-ann1-password-0001" },
   ann2: { displayName: "Annotator Two", role: "annotator", password: "e2e-ann2-password-0001" },
   ann3: { displayName: "Annotator Three", role: "annotator", password: "e2e-ann3-password-0001" },
+  viewer: { displayName: "E2E Viewer", role: "viewer", password: "e2e-viewer-password-0001" },
 } as const;
 export type E2EUsername = keyof typeof E2E_ACCOUNTS;
 

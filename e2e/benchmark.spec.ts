@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
+import { signIn } from "./auth";
 import { queryAll } from "./db";
+
+// The e2e database has annotator accounts, so benchmarks and instances (ground truth) need an
+// admin or viewer (lib/auth/access.ts): a viewer reads them.
+test.beforeEach(async ({ page }) => {
+  await signIn(page, "viewer");
+});
 
 test("the benchmark page shows each subtask's instances and split as stored", async ({ page }) => {
   const counts = queryAll<{ subtask: string; n: number; split: number }>(

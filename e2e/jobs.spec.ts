@@ -41,22 +41,25 @@ test("a bad job form is refused with the field named", async ({ page }) => {
   await expect(page.getByTestId("action-error")).toContainText("perSubtask");
 });
 
-test("signed out or as an annotator: no job forms, and the queue action refuses direct calls", async ({
+test("signed out or as an annotator: no jobs page, and the queue action refuses direct calls", async ({
   browser,
   page,
 }) => {
+  // Annotators exist, so the queue and its logs are for admins and viewers (lib/auth/access.ts).
   await page.goto("/jobs");
-  await expect(page.getByTestId("jobs-sign-in")).toContainText("Sign in as an admin to queue jobs");
-  await expect(page.getByTestId("run-agents-form")).toHaveCount(0);
-  await expect(page.getByTestId("job-cancel")).toHaveCount(0);
-  await page.getByTestId("jobs-sign-in-link").click();
   await expect(page).toHaveURL(/\/login\?next=%2Fjobs$/);
+  await expect(page.getByTestId("job")).toHaveCount(0);
 
   await signIn(page, "ann1", "/jobs");
+  await expect(page).toHaveURL(/\/login\?next=%2Fjobs&reason=role$/);
+  await expect(page.getByTestId("role-denied")).toBeVisible();
+
+  await signIn(page, "viewer", "/jobs");
   await expect(page.getByTestId("jobs-sign-in")).toContainText("Only admins can queue jobs");
   await expect(page.getByTestId("run-agents-form")).toHaveCount(0);
+  await expect(page.getByTestId("job-cancel")).toHaveCount(0);
 
-  // An admin's queue request, stopped on its way, then sent again without a session and as ann1.
+  // An admin's queue request, stopped on its way, then sent again without a session and as the viewer.
   const admin = await browser.newContext();
   const adminPage = await admin.newPage();
   await signIn(adminPage, "admin", "/jobs");

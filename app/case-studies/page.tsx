@@ -2,7 +2,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { requireDashboardViewer } from "@/app/session";
+import { requireReader } from "@/app/session";
 import { listCaseStudies } from "@/db/queries/case-studies";
 import { CaseStudyCard } from "@/components/case-studies/case-study-card";
 import { ExportLinks } from "@/components/dashboard/export-links";
@@ -11,10 +11,13 @@ import { galleryHref } from "@/lib/case-studies/gallery";
 import { GalleryParamsSchema } from "@/lib/case-studies/schema";
 import { parseParams, type SearchParams } from "@/lib/dashboard/params";
 
-/** The case-study gallery: flagged runs as cards, filtered by tag and searched via the URL (?tag=&q=). */
+/**
+ * The case-study gallery: flagged runs as cards, filtered by tag and searched via the URL
+ * (?tag=&q=). Admins only once a study is active (lib/auth/access.ts).
+ */
 export default async function CaseStudiesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
-  await requireDashboardViewer("/case-studies");
+  await requireReader("case-studies", "/case-studies");
   const parsed = parseParams(GalleryParamsSchema, await searchParams);
   if (!parsed.ok) {
     return (

@@ -9,19 +9,20 @@ import { JobList } from "@/components/jobs/job-list";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { EmptyState } from "@/components/ui/states";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
-import { canReadDashboard, currentUser } from "../session";
+import { currentUser, requireDashboardViewer } from "../session";
 
+/**
+ * The job queue with progress and logs. An evaluation's log lists violations per metric (of one
+ * run, for a narrow job): so the page is the dashboard's, admins and viewers only once a study is
+ * active (lib/auth/access.ts); only admins queue and cancel.
+ */
 export default async function JobsPage() {
   await connection();
+  await requireDashboardViewer("/jobs");
   const db = getAppDb();
   const user = await currentUser();
   const isAdmin = user?.role === "admin";
-  // An evaluation's log lists violations per metric (of one run, for a narrow job): only those
-  // who may read the dashboard see logs and errors once annotators exist (app/session.ts).
-  const showLogs = await canReadDashboard();
-  const jobs = listJobs(db).map((job) =>
-    showLogs ? job : { ...job, log: "", error: job.error === null ? null : "hidden" },
-  );
+  const jobs = listJobs(db);
   const active = jobs.some((j) => j.status === "queued" || j.status === "running");
   return (
     <section>
@@ -52,8 +53,8 @@ export default async function JobsPage() {
               <Link href="/login?next=%2Fjobs" data-testid="jobs-sign-in-link">
                 Sign in
               </Link>{" "}
-              with an admin account to start agent runs and evaluations, or to cancel them. The jobs below are visible
-              to everyone (their logs only to admins and viewers once annotator accounts exist).
+              with an admin account to start agent runs and evaluations, or to cancel them. The jobs below are open to
+              everyone until the first annotator account exists, then to admins and viewers only.
             </>
           )}
         </EmptyState>

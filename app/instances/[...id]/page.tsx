@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
+import { requireDashboardViewer } from "@/app/session";
 import { getInstance } from "@/db/queries/benchmarks";
 import { ContractView } from "@/components/benchmark/contract-view";
 import { GroundTruthView } from "@/components/benchmark/ground-truth-view";
@@ -11,7 +12,10 @@ import { safeDecode } from "@/lib/util/decode";
 
 export default async function InstancePage({ params }: { params: Promise<{ id: string[] }> }) {
   await connection();
-  const parts = (await params).id.map(safeDecode);
+  const rawParts = (await params).id;
+  // The ground truth: admins and viewers only once a study is active (lib/auth/access.ts).
+  await requireDashboardViewer(`/instances/${rawParts.join("/")}`);
+  const parts = rawParts.map(safeDecode);
   const detail = parts.includes(null) ? null : getInstance(getAppDb(), parts.join("/"));
   if (!detail) notFound();
   const { instance, workspaceFile, originalFile } = detail;

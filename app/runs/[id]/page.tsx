@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { requireDashboardViewer } from "@/app/session";
+import { canRead, requireDashboardViewer } from "@/app/session";
 import { getCaseStudy } from "@/db/queries/case-studies";
 import { getRunDetail } from "@/db/queries/run-detail";
 import { ContractView } from "@/components/benchmark/contract-view";
@@ -22,12 +22,14 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const id = safeDecode(rawId);
   const run = id === null ? null : getRunDetail(getAppDb(), id);
   if (!run) notFound();
-  const caseStudy = getCaseStudy(getAppDb(), run.id);
+  // The case-study section is admin-only once a study is active (viewers read the run, not the notes).
+  const showCaseStudy = await canRead("case-studies");
+  const caseStudy = showCaseStudy ? getCaseStudy(getAppDb(), run.id) : null;
   const flagged = run.steps.filter((s) => s.marks.some((m) => m.severity === "violation")).length;
   const sections = [
     { id: "task", label: "Task" },
     { id: "verdicts", label: `Verdicts (${run.verdicts.length})` },
-    { id: "case-study", label: caseStudy ? "Case study ✓" : "Case study" },
+    ...(showCaseStudy ? [{ id: "case-study", label: caseStudy ? "Case study ✓" : "Case study" }] : []),
     { id: "trajectory", label: `Trajectory (${run.steps.length.toLocaleString("en")})` },
     { id: "changes", label: `Changed files (${run.changes.length})` },
     ...(run.target ? [{ id: "target", label: "Ground truth vs agent" }] : []),
@@ -76,16 +78,18 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <VerdictPanel verdicts={run.verdicts} changedPaths={run.changes.map((c) => c.path)} />
       </section>
 
-      <section id="case-study" className="run-section" aria-labelledby="case-study-title">
-        <h2 id="case-study-title">Case study</h2>
-        <CaseStudyPanel
-          key={run.id}
-          runId={run.id}
-          caseStudy={caseStudy}
-          saveAction={saveCaseStudyAction}
-          removeAction={removeCaseStudyAction}
-        />
-      </section>
+      {showCaseStudy ? (
+        <section id="case-study" className="run-section" aria-labelledby="case-study-title">
+          <h2 id="case-study-title">Case study</h2>
+          <CaseStudyPanel
+            key={run.id}
+            runId={run.id}
+            caseStudy={caseStudy}
+            saveAction={saveCaseStudyAction}
+            removeAction={removeCaseStudyAction}
+          />
+        </section>
+      ) : null}
 
       <section id="trajectory" className="run-section" aria-labelledby="trajectory-title">
         <h2 id="trajectory-title">

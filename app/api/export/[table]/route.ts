@@ -1,5 +1,5 @@
 import { getAppDb } from "@/db/app-db";
-import { authorizeDashboard } from "@/app/session";
+import { authorizeReader } from "@/app/session";
 import { listCaseStudies } from "@/db/queries/case-studies";
 import { configOptions, pairedRuns } from "@/db/queries/compare";
 import { resolveDashboardScope, resolveRunsScope } from "@/db/queries/dashboard-scope";
@@ -109,8 +109,9 @@ const TABLES = {
 /** GET /api/export/{overview|runs|compare|case-studies}?format=csv|json&<the page's filters> */
 export async function GET(request: Request, context: { params: Promise<{ table: string }> }): Promise<Response> {
   try {
-    await authorizeDashboard();
     const { table } = await context.params;
+    // Case studies are admin-only once a study is active; the rest is the dashboard's (lib/auth/access.ts).
+    await authorizeReader(table === "case-studies" ? "case-studies" : "dashboard");
     const url = new URL(request.url);
     const format = (url.searchParams.get("format") ?? "csv") as ExportFormat;
     if (format !== "csv" && format !== "json")

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { z } from "zod";
 import { getAppDb } from "@/db/app-db";
+import { requireDashboardViewer } from "@/app/session";
 import { getBenchmarkSummary, listInstances } from "@/db/queries/benchmarks";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
 import { safeDecode } from "@/lib/util/decode";
@@ -22,7 +23,9 @@ export default async function InstancesPage({
   searchParams: Promise<Record<string, string | string[]>>;
 }) {
   await connection();
-  const benchmarkId = safeDecode((await params).id) ?? "";
+  const rawId = (await params).id;
+  await requireDashboardViewer(`/benchmarks/${rawId}/instances`);
+  const benchmarkId = safeDecode(rawId) ?? "";
   const search = SearchSchema.parse(await searchParams);
   const db = getAppDb();
   const summary = getBenchmarkSummary(db, benchmarkId);
