@@ -38,6 +38,17 @@ export function tarGzWithTrailingZeros(files: BundleFiles, zeros: number): Promi
 }
 
 /**
+ * A .tar.gz of `files` followed by `mib` MiB of zeros as further gzip members (RFC 1952 allows a
+ * file of several; gunzip reads on): 4 GiB in a 4.3 MB file, built in a second, not in twenty.
+ */
+export function tarGzWithZeroMembers(files: BundleFiles, mib: number): Buffer {
+  const zeroMember = zlib.gzipSync(ZERO_MIB, { level: 9 });
+  const parts = [zlib.gzipSync(tarBuffer(tarEntriesOf(files)))];
+  for (let i = 0; i < mib; i++) parts.push(zeroMember);
+  return Buffer.concat(parts);
+}
+
+/**
  * A .tar.gz whose one member's header declares `declared` bytes; `present` zero bytes of it
  * follow (a reader that inflates before checking the header pays for all of them).
  */
