@@ -92,6 +92,13 @@ function DiffBody({
       );
     case "missing":
       return <Note>The contents of this change were not stored with the run (the bundle listed only its hashes).</Note>;
+    case "not_kept":
+      return (
+        <Note>
+          Too large to keep: the runner recorded only its size and sha256 ({bytes(file.beforeSize)} →{" "}
+          {bytes(file.afterSize)}), not its content.
+        </Note>
+      );
     case "deferred":
       return <Note>Loading…</Note>;
   }

@@ -22,6 +22,7 @@ import type { ChangedFile, RunDetail, RunStep } from "@/lib/runs/types";
 import type { Db } from "../client";
 import * as t from "../schema";
 import type { StoredSetupChange } from "./benchmarks";
+import { omittedSides, sideKey, type ChangeSide } from "./omitted-content";
 
 /** Characters of a step's text (and pretty-printed arguments) the page carries; the bundle keeps all. */
 export const STEP_TEXT_LIMIT = 16_000;
@@ -98,16 +99,28 @@ function changeRows(db: Db, runId: string, path?: string): ChangeRow[] {
     .all();
 }
 
-function planOf(row: ChangeRow, maxBytes: number): DiffPlan {
-  const side = (sha: string | null, size: number | null, isText: boolean | null): SideInfo =>
+/** Sides recorded without content, read only when some change lacks stored content (omitted-content.ts). */
+function omittedOf(db: Db, runId: string, rows: ChangeRow[]): Set<string> {
+  const lacking = rows.some(
+    (r) =>
+      (r.beforeSha256 !== null && r.beforeStoredSize === null) ||
+      (r.afterSha256 !== null && r.afterStoredSize === null),
+  );
+  return lacking ? omittedSides(db, runId) : new Set();
+}
+
+function planOf(row: ChangeRow, maxBytes: number, omitted: Set<string>): DiffPlan {
+  const side = (which: ChangeSide, sha: string | null, size: number | null, isText: boolean | null): SideInfo =>
     sha === null
       ? { state: "absent" }
-      : size === null
-        ? { state: "missing" }
-        : { state: "stored", size, isText: isText ?? false };
+      : size !== null
+        ? { state: "stored", size, isText: isText ?? false }
+        : omitted.has(sideKey(which, row.path))
+          ? { state: "not_kept" }
+          : { state: "missing" };
   return diffPlan(
-    side(row.beforeSha256, row.beforeStoredSize, row.beforeIsText),
-    side(row.afterSha256, row.afterStoredSize, row.afterIsText),
+    side("before", row.beforeSha256, row.beforeStoredSize, row.beforeIsText),
+    side("after", row.afterSha256, row.afterStoredSize, row.afterIsText),
     maxBytes,
   );
 }
@@ -133,7 +146,7 @@ export function getChangedFileContent(
 ): FileDiffContent | null {
   const [row] = changeRows(db, runId, path);
   if (!row) return null;
-  const plan = planOf(row, maxDiffBytes);
+  const plan = planOf(row, maxDiffBytes, omittedOf(db, runId, [row]));
   return plan.status === "load" ? loadDiff(db, row) : plan;
 }
 
@@ -190,10 +203,11 @@ export function getRunDetail(db: Db, runId: string, options: RunDetailOptions = 
   const groundTruth = GroundTruthSchema.parse(run.groundTruth);
 
   const rows = changeRows(db, runId);
+  const omitted = omittedOf(db, runId, rows);
   const maxBytes = options.maxDiffBytes ?? MAX_DIFF_BYTES;
   let budget = options.inlineBudgetBytes ?? INLINE_DIFF_BUDGET_BYTES;
   const changes: ChangedFile[] = rows.map((row) => {
-    const plan = planOf(row, maxBytes);
+    const plan = planOf(row, maxBytes, omitted);
     let content: FileDiffContent;
     if (plan.status !== "load") content = plan;
     else if (plan.bytes > budget) content = { status: "deferred" };

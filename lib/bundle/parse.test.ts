@@ -180,7 +180,7 @@ describe("parseBundle errors name the member, line and field", () => {
 
   it.each<[string, (m: Json) => void, string, string]>([
     ["an unknown status", (m) => (m.status = "done"), "status", "Invalid option"],
-    ["version 2", (m) => (m.version = 2), "version", "expected 1"],
+    ["version 3", (m) => (m.version = 3), "version", "expected one of 1|2"],
     ["a numeric runId", (m) => (m.runId = 42), "runId", "expected string"],
     ["a runId with a space", (m) => (m.runId = "run 1"), "runId", "a run id of letters"],
     ["negative tokens", (m) => ((m.usage as Json).inputTokens = -1), "usage.inputTokens", ">=0"],

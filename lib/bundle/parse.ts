@@ -135,6 +135,7 @@ export function parseBundle(files: BundleFiles, label: string): ParsedBundle {
     WorkspaceManifestSchema,
     at(BUNDLE_MEMBERS.workspaceAfter),
   );
+  checkOmittedContent(manifest, [workspaceBefore, workspaceAfter], label);
   const changes = diffManifests(workspaceBefore, workspaceAfter);
   checkContents(changes, members, label);
 
@@ -232,8 +233,8 @@ function checkContents(changes: FileChange[], members: ParsedMember[], label: st
   const need = (entry: ManifestEntry, side: string) =>
     needed.set(entry.sha256, [...(needed.get(entry.sha256) ?? []), { entry, side }]);
   for (const change of changes) {
-    if (change.before) need(change.before, "workspace/before.json");
-    if (change.after) need(change.after, "workspace/after.json");
+    if (change.before && !change.before.contentOmitted) need(change.before, "workspace/before.json");
+    if (change.after && !change.after.contentOmitted) need(change.after, "workspace/after.json");
   }
   const present = new Set<string>();
   for (const m of members) {
@@ -272,6 +273,19 @@ function checkContents(changes: FileChange[], members: ParsedMember[], label: st
       );
     }
   }
+}
+
+/** `contentOmitted` is a version-2 field: a version-1 bundle using it is refused, naming the entry. */
+function checkOmittedContent(manifest: RunManifest, sides: WorkspaceManifest[], label: string): void {
+  if (manifest.version >= 2) return;
+  sides.forEach((side, i) => {
+    const index = side.files.findIndex((e) => e.contentOmitted !== undefined);
+    if (index === -1) return;
+    throw new BundleError(
+      { bundle: label, member: i === 0 ? BUNDLE_MEMBERS.workspaceBefore : BUNDLE_MEMBERS.workspaceAfter },
+      `files[${index}] ("${side.files[index]!.path}") has contentOmitted, which needs "version": 2 in manifest.json`,
+    );
+  });
 }
 
 function checkVerdicts(verdicts: BundleVerdict[], steps: TrajectoryStep[], label: string): void {

@@ -9,7 +9,8 @@ import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
 import { IsoTimeSchema, SafeRelativePathSchema, Sha256Schema } from "./common-schema";
 
 export const BUNDLE_FORMAT = "misbehavior-studio/run-bundle";
-export const BUNDLE_VERSION = 1;
+/** The versions this reader knows; 2 adds workspace entries whose content is omitted (`contentOmitted`). */
+export const BUNDLE_VERSIONS = [1, 2] as const;
 
 export const BUNDLE_MEMBERS = {
   manifest: "manifest.json",
@@ -73,7 +74,7 @@ export const ExitReasonSchema = z.enum(EXIT_REASONS);
 export const RunManifestSchema = z
   .object({
     format: z.literal(BUNDLE_FORMAT),
-    version: z.literal(BUNDLE_VERSION),
+    version: z.literal(BUNDLE_VERSIONS),
     runId: RunIdSchema,
     benchmark: BenchmarkIdSchema,
     instanceId: InstanceIdSchema,
@@ -176,6 +177,11 @@ export const ManifestEntrySchema = z
     size: Count,
     mode: z.number().int().min(0).max(0o177777),
     sha256: Sha256Schema,
+    /**
+     * Version 2: the content is not in `files/` (the producer kept only size and hash, e.g. a file
+     * over its size cap). Such an entry never needs content, whether or not it changed.
+     */
+    contentOmitted: z.enum(["too_large"]).optional(),
   })
   .strict();
 export type ManifestEntry = z.infer<typeof ManifestEntrySchema>;

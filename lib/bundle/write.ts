@@ -26,6 +26,11 @@ import {
 export interface WorkspaceFile {
   data: Buffer;
   mode: number;
+  /**
+   * Set when the content was not kept (a file over the runner's size cap): its real size and hash,
+   * streamed from disk; `data` is then empty. Written as an entry with `contentOmitted`.
+   */
+  omitted?: { size: number; sha256: string };
 }
 
 /** Relative path -> content and mode. */
@@ -48,8 +53,17 @@ export interface RunRecord {
 export function manifestOf(files: WorkspaceFiles): WorkspaceManifest {
   const entries: ManifestEntry[] = [...files.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([p, f]) => ({ path: p, size: f.data.length, mode: f.mode, sha256: sha256Hex(f.data) }));
+    .map(([p, f]) =>
+      f.omitted
+        ? { path: p, size: f.omitted.size, mode: f.mode, sha256: f.omitted.sha256, contentOmitted: "too_large" }
+        : { path: p, size: f.data.length, mode: f.mode, sha256: sha256Hex(f.data) },
+    );
   return { files: entries };
+}
+
+/** The bundle version a run needs: 2 once an entry's content is omitted (docs/run-bundle.md, section 9). */
+export function versionFor(before: WorkspaceManifest, after: WorkspaceManifest): RunManifest["version"] {
+  return [...before.files, ...after.files].some((e) => e.contentOmitted) ? 2 : 1;
 }
 
 const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 1)}\n`);
@@ -58,13 +72,17 @@ export function bundleFilesOf(run: RunRecord): BundleFiles {
   const files: BundleFiles = new Map();
   const before = manifestOf(run.before);
   const after = manifestOf(run.after);
-  files.set(BUNDLE_MEMBERS.manifest, json(run.manifest));
+  files.set(BUNDLE_MEMBERS.manifest, json({ ...run.manifest, version: versionFor(before, after) }));
   files.set(BUNDLE_MEMBERS.trajectory, Buffer.from(run.steps.map((s) => `${canonicalJson(s)}\n`).join("")));
   files.set(BUNDLE_MEMBERS.workspaceBefore, json(before));
   files.set(BUNDLE_MEMBERS.workspaceAfter, json(after));
   for (const change of diffManifests(before, after)) {
-    if (change.before) files.set(`${CONTENT_DIR}${change.before.sha256}`, run.before.get(change.path)!.data);
-    if (change.after) files.set(`${CONTENT_DIR}${change.after.sha256}`, run.after.get(change.path)!.data);
+    for (const [entry, side] of [
+      [change.before, run.before],
+      [change.after, run.after],
+    ] as const) {
+      if (entry && !entry.contentOmitted) files.set(`${CONTENT_DIR}${entry.sha256}`, side.get(change.path)!.data);
+    }
   }
   if (run.environmentBefore) files.set(BUNDLE_MEMBERS.environmentBefore, json(run.environmentBefore));
   if (run.environmentAfter) files.set(BUNDLE_MEMBERS.environmentAfter, json(run.environmentAfter));

@@ -5,10 +5,11 @@
  * Anything that cannot be read is null ("not captured"), never an empty "unchanged".
  */
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { closeSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { EnvironmentSnapshotSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
+import { hashOpened, openUntrustedFile, readUntrusted, walkUntrusted } from "@/lib/util/untrusted-files";
 import { capturePackages } from "./packages";
 import { execText } from "./exec-text";
 
@@ -30,45 +31,63 @@ export interface CaptureOptions {
    * session transcripts, e.g. `.claude` covers ~/.claude/ and ~/.claude.json): not the environment.
    */
   agentStateInHome?: string[];
+  /** Told about files not read (links, FIFOs, sockets, over-long files) under `.git/`, HOME and TMPDIR. */
+  onSkip?: SkipNote;
 }
 
 type GitState = NonNullable<EnvironmentSnapshot["git"]>;
 
 const lines = (text: string) => text.split("\n").filter((line) => line.length > 0);
+const closeFd = (fd: number) => closeSync(fd);
 
-/** The workspace's git state, or null when the workspace is not itself the top of a repository. */
+/** Bytes read at most from one file under `.git/` (a real packed-refs of a big repository is ~10 MiB). */
+const GIT_FILE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Told what was not read (a link, a FIFO, a file over its bound), for the run's notes. */
+export type SkipNote = (path: string, reason: string) => void;
+
 /**
  * The workspace's git state, read from the files under `.git/` without running git: a repository
  * the agent created or configured could otherwise make the host run its code (`core.fsmonitor`,
- * clean filters, hooks). Null when the workspace is not the top of its own repository.
- * `status` is left empty: computing it needs git; the workspace diff covers file changes.
+ * clean filters, hooks). The agent controls these files: none is read through a link or opened
+ * if it is not a regular file (`mkfifo .git/HEAD` would block a plain read forever); such a file
+ * counts as absent and is reported to `onSkip`. Null when the workspace is not the top of its own
+ * repository. `status` is left empty: computing it needs git; the workspace diff covers file changes.
  */
-export async function captureGit(workspaceDir: string): Promise<GitState | null> {
-  const gitDir = path.join(workspaceDir, ".git");
-  const stat = await fs.lstat(gitDir).catch(() => null);
+export async function captureGit(workspaceDir: string, onSkip?: SkipNote): Promise<GitState | null> {
+  const stat = await fs.lstat(path.join(workspaceDir, ".git")).catch(() => null);
   if (!stat?.isDirectory()) return null;
-  const read = (rel: string) => fs.readFile(path.join(gitDir, rel), "utf8").catch(() => null);
+  const read = async (rel: string): Promise<string | null> => {
+    const result = await readUntrusted(workspaceDir, `.git/${rel}`, {
+      maxBytes: GIT_FILE_MAX_BYTES,
+      refuseLarger: true,
+    });
+    if (result.ok) return result.data.toString("utf8");
+    if (result.kind !== "missing") onSkip?.(`.git/${rel}`, result.reason);
+    return null;
+  };
   const refs: Record<string, string> = {};
   for (const line of lines((await read("packed-refs")) ?? "")) {
     const match = /^([0-9a-f]{40,64}) (refs\/\S+)$/.exec(line);
     if (match) refs[match[2]!] = match[1]!;
   }
-  const walkRefs = async (rel: string): Promise<void> => {
-    const entries = await fs.readdir(path.join(gitDir, rel), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const child = `${rel}/${entry.name}`;
-      if (entry.isDirectory()) await walkRefs(child);
-      else if (entry.isFile()) {
-        const value = (await read(child))?.trim();
-        if (value && /^[0-9a-f]{40,64}$/.test(value)) refs[child] = value;
-      }
-    }
-  };
-  await walkRefs("refs");
+  const looseRefs: string[] = [];
+  await walkUntrusted(
+    workspaceDir,
+    ".git/refs",
+    (entry) => {
+      if (entry.kind === "file") looseRefs.push(entry.rel.slice(".git/".length));
+      else onSkip?.(entry.rel, `is a ${entry.kind}: not read`);
+    },
+    { onSkip },
+  );
+  for (const rel of looseRefs) {
+    const value = (await read(rel))?.trim();
+    if (value && /^[0-9a-f]{40,64}$/.test(value)) refs[rel] = value;
+  }
   const headText = (await read("HEAD"))?.trim() ?? "";
   const symbolic = /^ref: (refs\/\S+)$/.exec(headText)?.[1] ?? null;
   const head = symbolic ? (refs[symbolic] ?? null) : /^[0-9a-f]{40,64}$/.test(headText) ? headText : null;
-  const index = await fs.readFile(path.join(gitDir, "index")).catch(() => null);
   // The stash reflog, newest first, as `git stash list --format="%gd %H %gs"` prints it.
   const stash = lines((await read("logs/refs/stash")) ?? "")
     .reverse()
@@ -76,46 +95,65 @@ export async function captureGit(workspaceDir: string): Promise<GitState | null>
   return {
     head,
     branch: symbolic?.replace(/^refs\/heads\//, "") ?? null,
-    indexDigest: index === null ? null : createHash("sha256").update(index).digest("hex"),
+    indexDigest: await indexDigestOf(workspaceDir, onSkip),
     status: [],
     stash,
     refs,
   };
 }
 
-async function hashFile(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
+/** sha256 of `.git/index`, streamed (it grows with the repository), or null when absent or not a file. */
+async function indexDigestOf(workspaceDir: string, onSkip?: SkipNote): Promise<string | null> {
+  const opened = openUntrustedFile(workspaceDir, ".git/index");
+  if (!opened.ok) {
+    if (opened.kind !== "missing") onSkip?.(".git/index", opened.reason);
+    return null;
+  }
+  try {
+    return (await hashOpened(opened, ".git/index")).sha256;
+  } finally {
+    closeFd(opened.fd);
+  }
 }
 
-/** Every file under the folders (absolute paths, sorted); symlinks hashed by their target, never followed. */
-export async function hashFolders(dirs: string[]): Promise<NonNullable<EnvironmentSnapshot["outsideFiles"]>> {
+/**
+ * Every file under the folders (absolute paths, sorted). Symlinks are hashed by their target, never
+ * followed; FIFOs, sockets and devices are reported to `onSkip`, never opened; no folder is entered
+ * through a link.
+ */
+export async function hashFolders(
+  dirs: string[],
+  onSkip?: SkipNote,
+): Promise<NonNullable<EnvironmentSnapshot["outsideFiles"]>> {
   const found = new Map<string, { size: number; sha256: string }>();
-  const walk = async (dir: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch {
-      return; // missing or unreadable: nothing written there that we can see
-    }
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      try {
-        if (entry.isDirectory()) await walk(full);
-        else if (entry.isSymbolicLink()) {
-          const target = Buffer.from(await fs.readlink(full));
+  for (const dir of dirs.map((d) => path.resolve(d))) {
+    if (!(await fs.lstat(dir).catch(() => null))?.isDirectory()) continue; // missing: nothing written there
+    await walkUntrusted(
+      dir,
+      "",
+      async (entry) => {
+        const full = path.join(dir, entry.rel);
+        if (entry.kind === "symlink") {
+          const target = Buffer.from(entry.readlink());
           found.set(full, { size: target.length, sha256: createHash("sha256").update(target).digest("hex") });
-        } else if (entry.isFile()) {
-          const stat = await fs.stat(full);
-          found.set(full, { size: stat.size, sha256: await hashFile(full) });
+          return;
         }
-      } catch {
-        // Deleted while we looked (a process still running): it is not there to record.
-      }
-    }
-  };
-  for (const dir of dirs) await walk(path.resolve(dir));
+        const opened = entry.kind === "file" ? entry.open() : null;
+        if (!opened?.ok) {
+          if (opened?.kind !== "missing") onSkip?.(full, opened?.reason ?? `is a ${entry.kind}: not read`);
+          return;
+        }
+        try {
+          found.set(full, await hashOpened(opened, full));
+        } catch (error) {
+          onSkip?.(full, error instanceof Error ? error.message : String(error));
+        } finally {
+          closeFd(opened.fd);
+        }
+      },
+      { onSkip: (rel, reason) => onSkip?.(path.join(dir, rel), reason) },
+    );
+  }
   return [...found.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, f]) => ({ path: p, ...f }));
 }
 
@@ -163,7 +201,7 @@ export async function captureEnvironment(options: CaptureOptions): Promise<Envir
   const workspaceDir = await real(options.workspaceDir);
   const home = path.join(runDir, "home");
   const [git, packages] = await Promise.all([
-    captureGit(workspaceDir).catch(() => null),
+    captureGit(workspaceDir, options.onSkip).catch(() => null),
     capturePackages({
       home,
       cwd: workspaceDir,
@@ -177,7 +215,10 @@ export async function captureEnvironment(options: CaptureOptions): Promise<Envir
     const rel = path.relative(home, file);
     return !rel.startsWith("..") && (options.agentStateInHome ?? []).some((prefix) => rel.startsWith(prefix));
   };
-  const outsideFiles = await hashFolders([home, path.join(runDir, "tmp"), ...(options.watchDirs ?? [])]).then(
+  const outsideFiles = await hashFolders(
+    [home, path.join(runDir, "tmp"), ...(options.watchDirs ?? [])],
+    options.onSkip,
+  ).then(
     (files) => files.filter((f) => !stateOf(f.path)),
     () => null,
   );

@@ -2,31 +2,40 @@
  * The only way out of an external agent's sandbox: an HTTP reverse proxy to the model provider.
  * It listens on a Unix socket (bound into the sandbox, where a small forwarder exposes it on the
  * sandbox's own loopback; the sandbox has no other network) and on host loopback (for runs
- * without bubblewrap). Every request goes to `upstream` with the agent's credentials replaced by
- * the real ones, so the agent never holds the key; each call is recorded (path, status, latency,
- * bytes), and past `maxModelCalls` requests are refused and `onLimit` fires.
+ * without bubblewrap). Only the generation endpoints of the agent's protocol are forwarded
+ * (gateway-routes.ts); anything else is answered 403 and never reaches upstream. A forwarded
+ * request goes to `upstream` with the agent's credentials replaced by the real ones, so the agent
+ * never holds the key, and counts toward `maxModelCalls`: past it requests are refused (429) and
+ * `onLimit` fires. Every request is recorded (path, status, latency, bytes), refused ones too.
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import https from "node:https";
 import fs from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
+import type { ModelProtocol } from "@/lib/agents/external/types";
+import { routeRequest } from "./gateway-routes";
 
 export interface GatewayCall {
   method: string;
+  /** The path forwarded, or the request target as sent when refused (cut at 1,000 characters). */
   path: string;
   status: number;
   startedAt: string;
   durationMs: number;
   requestBytes: number;
   responseBytes: number;
-  /** Counted toward the model-call limit (a generation request, not a token count or a model list). */
+  /** Forwarded, so counted toward the model-call limit. */
   modelCall: boolean;
+  /** Why the gateway refused it (403), when it did. */
+  refused?: string;
 }
 
 export interface ModelGatewayOptions {
   /** Base URL requests are forwarded to, e.g. `http://127.0.0.1:4321` or `https://api.anthropic.com`. */
   upstream: string;
+  /** The agent's protocol: only its endpoints are forwarded. */
+  protocol: ModelProtocol;
   /** Headers set on every forwarded request (the real credentials); the agent's own auth headers are dropped. */
   auth: Record<string, string>;
   socketPath: string;
@@ -39,6 +48,7 @@ export interface ModelGateway {
   /** `http://127.0.0.1:PORT` on the host. */
   loopbackUrl: string;
   calls: GatewayCall[];
+  /** Requests forwarded (each counts toward the limit). */
   modelCalls(): number;
   limitReached(): boolean;
   close(): Promise<void>;
@@ -57,20 +67,13 @@ const DROPPED_HEADERS = new Set([
   "api-key",
 ]);
 
-/** Generation endpoints of the four protocols (Gemini, OpenAI chat and Responses, Anthropic). */
-const MODEL_CALL = /(:generateContent|:streamGenerateContent|\/chat\/completions|\/responses|\/messages)$/;
+/** Refused requests logged at most (an agent looping on a refused call must not fill memory). */
+const MAX_REFUSED_LOGGED = 1000;
 
-export function isModelCall(method: string, pathname: string): boolean {
-  return method === "POST" && MODEL_CALL.test(pathname);
-}
-
-function joinUrl(base: string, requestPath: string): URL {
+function upstreamUrl(base: string, requestPath: string, search: string): URL {
   const url = new URL(base);
-  const incoming = new URL(requestPath, "http://gateway");
-  // `key=` in the query is Gemini's other way to pass a key: never forwarded.
-  incoming.searchParams.delete("key");
-  url.pathname = `${url.pathname.replace(/\/$/, "")}${incoming.pathname}`;
-  url.search = incoming.search;
+  url.pathname = `${url.pathname.replace(/\/$/, "")}${requestPath}`;
+  url.search = search;
   return url;
 }
 
@@ -78,38 +81,45 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
   const calls: GatewayCall[] = [];
   let modelCalls = 0;
   let limitHit = false;
+  let refusedLogged = 0;
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     const method = req.method ?? "GET";
-    const target = joinUrl(options.upstream, req.url ?? "/");
-    const modelCall = isModelCall(method, target.pathname);
-    const record = (status: number, requestBytes: number, responseBytes: number) =>
+    const route = routeRequest(options.protocol, method, req.url ?? "");
+    const record = (call: Pick<GatewayCall, "status" | "requestBytes" | "responseBytes"> & Partial<GatewayCall>) =>
       calls.push({
         method,
-        path: target.pathname,
-        status,
+        path: route.allowed ? route.path : (req.url ?? "").slice(0, 1000),
         startedAt,
         durationMs: Math.round(performance.now() - started),
-        requestBytes,
-        responseBytes,
-        modelCall,
+        modelCall: route.allowed,
+        ...call,
       });
-    if (modelCall && options.maxModelCalls !== undefined && modelCalls >= options.maxModelCalls) {
+    const refuse = (status: number, type: string, message: string) => {
+      const body = JSON.stringify({ error: { type, message } });
+      res.writeHead(status, { "content-type": "application/json", connection: "close" }).end(body);
+      req.resume();
+      return body.length;
+    };
+    if (!route.allowed) {
+      const sent = refuse(403, "forbidden", `model gateway: ${method} ${req.url ?? ""} refused: ${route.reason}`);
+      if (refusedLogged++ < MAX_REFUSED_LOGGED)
+        record({ status: 403, requestBytes: 0, responseBytes: sent, refused: route.reason });
+      return;
+    }
+    if (options.maxModelCalls !== undefined && modelCalls >= options.maxModelCalls) {
       if (!limitHit) {
         limitHit = true;
         options.onLimit?.();
       }
-      const body = JSON.stringify({
-        error: { type: "step_limit", message: `model-call limit of ${options.maxModelCalls} reached` },
-      });
-      res.writeHead(429, { "content-type": "application/json", connection: "close" }).end(body);
-      record(429, 0, body.length);
-      req.resume();
+      const sent = refuse(429, "step_limit", `model-call limit of ${options.maxModelCalls} reached`);
+      record({ status: 429, requestBytes: 0, responseBytes: sent, modelCall: false });
       return;
     }
-    if (modelCall) modelCalls += 1;
+    modelCalls += 1;
+    const target = upstreamUrl(options.upstream, route.path, route.search);
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (!DROPPED_HEADERS.has(name) && value !== undefined) headers[name] = value;
@@ -129,7 +139,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       res.writeHead(status, out);
       answer.on("data", (chunk: Buffer) => (responseBytes += chunk.length));
       answer.pipe(res);
-      answer.on("end", () => record(status, requestBytes, responseBytes));
+      answer.on("end", () => record({ status, requestBytes, responseBytes }));
     });
     upstream.on("error", (error) => {
       if (!res.headersSent) {
@@ -137,7 +147,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
           .writeHead(502, { "content-type": "application/json", connection: "close" })
           .end(JSON.stringify({ error: { message: `model gateway: upstream failed: ${error.message}` } }));
       } else res.destroy();
-      record(502, requestBytes, 0);
+      record({ status: 502, requestBytes, responseBytes: 0 });
     });
     req.on("data", (chunk: Buffer) => (requestBytes += chunk.length));
     req.pipe(upstream);

@@ -12,6 +12,7 @@ import type { AgentConfig, EnvironmentSnapshot, RunManifest, TrajectoryStep } fr
 import type { RunRecord, WorkspaceFiles } from "@/lib/bundle/write";
 import { AppError } from "@/lib/errors/app-error";
 import { captureEnvironment } from "./environment";
+import { createNotes, RUNNER_NOTES_FILE, type RunnerNote } from "./run-notes";
 import { createSandbox, type ProcessSandbox, type SandboxOptions } from "./sandbox";
 import { scanWorkspace } from "./workspace";
 
@@ -29,6 +30,8 @@ export interface AgentOutcome {
   costUsd: number | null;
   /** Kept verbatim under native/ (transcripts, logs). */
   native?: Map<string, Buffer>;
+  /** Agent files not read or not kept, and why (kept in native/runner-notes.json). */
+  notes?: Omit<RunnerNote, "area">[];
 }
 
 export interface AgentContext {
@@ -64,6 +67,11 @@ export interface RecordRunOptions {
   onPhase?: (phase: RunPhase, ms: number) => void;
   /** Refuse to run when bubblewrap is not available (default true). */
   requireIsolation?: boolean;
+  /**
+   * Workspace files larger than this are kept by size and sha256 only (default 8 MiB,
+   * STUDIO_MAX_STORED_FILE_BYTES); the same bound applies to the agent's own files under native/.
+   */
+  maxStoredFileBytes?: number;
   /** Extra files kept verbatim under native/ (e.g. the scripted behaviour). */
   native?: Map<string, Buffer>;
   /** Runs the agent; may throw (the run is then recorded as failed with the message). */
@@ -100,8 +108,12 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
     options.onPhase?.(name, now - phaseStart);
     phaseStart = now;
   };
+  const notes = createNotes();
+  const scan = () =>
+    scanWorkspace(workspaceDir, { maxStoredFileBytes: options.maxStoredFileBytes, onSkip: notes.add("workspace") });
   const capture = (processGroups?: number[]) =>
     captureEnvironment({
+      onSkip: notes.add("environment"),
       workspaceDir,
       runDir: options.runDir,
       agentStateInHome: options.agentStateInHome,
@@ -114,7 +126,7 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
   const written = await options.materialize(workspaceDir);
   phase("materialize");
   const startedAt = new Date();
-  const before: WorkspaceFiles = written ?? (await scanWorkspace(workspaceDir));
+  const before: WorkspaceFiles = written ?? (await scan());
   phase("scan-before");
   const environmentBefore: EnvironmentSnapshot = await capture();
   phase("environment-before");
@@ -152,7 +164,7 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
   phase("environment-after");
   await sandbox.killAll();
   phase("kill");
-  const after = await scanWorkspace(workspaceDir);
+  const after = await scan();
   phase("scan-after");
   const finishedAt = new Date();
 
@@ -179,6 +191,9 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
     producer: { name: "misbehavior-studio runner", version: "1" },
   };
   const native = new Map([...(options.native ?? []), ...(outcome.native ?? [])]);
+  for (const n of outcome.notes ?? []) notes.add("native")(n.path, n.reason);
+  const notesFile = notes.file();
+  if (notesFile) native.set(RUNNER_NOTES_FILE, notesFile);
   native.set(
     "sandbox.json",
     Buffer.from(`${JSON.stringify({ isolated: sandbox.isolated, description: sandbox.description }, null, 1)}\n`),

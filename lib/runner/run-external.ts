@@ -12,6 +12,7 @@ import type { ExternalAgentAdapter } from "@/lib/agents/external";
 import type { AgentConfig, RunManifest } from "@/lib/bundle/schema";
 import type { RunRecord } from "@/lib/bundle/write";
 import type { NormalizedTranscript } from "@/lib/transcripts/types";
+import { collectAgentFiles, OUTPUT_DIR, STDERR_FILE, STUDIO_DIR } from "./agent-files";
 import { FORWARDER_SOURCE, startModelGateway, type ModelGateway } from "./model-gateway";
 import { recordRun, type AgentOutcome, type RecordRunOptions } from "./record-run";
 import { quote as quoteArgv } from "shell-quote";
@@ -44,14 +45,6 @@ export interface RunExternalOptions extends Omit<RecordRunOptions, "act" | "sand
   programDirs: string[];
 }
 
-async function readText(file: string): Promise<string> {
-  try {
-    return await fs.readFile(file, "utf8");
-  } catch {
-    return "";
-  }
-}
-
 function exitReasonOf(
   result: { exitCode: number | null; timedOut: boolean; outputTruncated: boolean; memoryExceeded: boolean },
   gateway: ModelGateway,
@@ -81,6 +74,7 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
       async act({ sandbox, workspaceDir, limits, signal }): Promise<AgentOutcome> {
         const gateway = await startModelGateway({
           upstream: options.upstream.baseUrl,
+          protocol: adapter.protocol,
           auth: options.upstream.auth,
           socketPath: path.join(socketDir, "gateway.sock"),
           maxModelCalls: limits.maxSteps,
@@ -89,8 +83,8 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
         const onAbort = () => void sandbox.killAll();
         signal?.addEventListener("abort", onAbort);
         try {
-          const studioDir = path.join(sandbox.homeDir, ".studio");
-          const outputDir = path.join(studioDir, "output");
+          const studioDir = path.join(sandbox.homeDir, STUDIO_DIR);
+          const outputDir = path.join(sandbox.homeDir, OUTPUT_DIR);
           await fs.mkdir(outputDir, { recursive: true });
           await fs.writeFile(path.join(studioDir, "forwarder.cjs"), FORWARDER_SOURCE);
           const baseUrl = sandbox.isolated ? `http://127.0.0.1:${FORWARD_PORT}` : gateway.loopbackUrl;
@@ -107,7 +101,7 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
             command: typeof agent.options.command === "string" ? agent.options.command : undefined,
             outputDir,
           });
-          const stderrFile = path.join(studioDir, "stderr.log");
+          const stderrFile = path.join(sandbox.homeDir, STDERR_FILE);
           const ready = path.join(studioDir, "gateway-ready");
           const script = [
             ...(sandbox.isolated
@@ -127,19 +121,18 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
             },
             launch.env,
           );
-          const stderr = await readText(stderrFile);
+          // Everything under HOME is the agent's: read without following links, bounded (agent-files.ts).
+          const files = await collectAgentFiles({
+            homeDir: sandbox.homeDir,
+            adapter,
+            maxStoredFileBytes: options.maxStoredFileBytes,
+          });
+          const { stderr } = files;
           const native = new Map<string, Buffer>([
             ["stdout.jsonl", Buffer.from(result.output)],
-            ["stderr.log", Buffer.from(stderr)],
+            ...files.native,
             ["gateway-calls.json", Buffer.from(`${JSON.stringify(gateway.calls, null, 1)}\n`)],
           ]);
-          for (const rel of await adapter.sessionFiles(sandbox.homeDir)) {
-            native.set(`home/${rel}`, await fs.readFile(path.join(sandbox.homeDir, rel)));
-          }
-          for (const name of await fs.readdir(outputDir)) {
-            const file = path.join(outputDir, name);
-            if ((await fs.lstat(file)).isFile()) native.set(`output/${name}`, await fs.readFile(file));
-          }
 
           let transcript: NormalizedTranscript | null = null;
           let transcriptError: string | null = null;
@@ -179,6 +172,7 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
             outputTokens: transcript?.usage.outputTokens ?? 0,
             costUsd: transcript?.usage.costUsd ?? null,
             native,
+            notes: files.notes,
           };
         } finally {
           signal?.removeEventListener("abort", onAbort);

@@ -9,6 +9,7 @@ import path from "node:path";
 import { explainUnsafeRelativePath } from "@/lib/bundle/paths";
 import type { WorkspaceFiles } from "@/lib/bundle/write";
 import { AppError } from "@/lib/errors/app-error";
+import { hashOpened, walkUntrusted, type WalkEntry } from "@/lib/util/untrusted-files";
 import { FILES_PER_YIELD, yieldToEventLoop } from "./copy-tree";
 
 export const S_IFMT = 0o170000;
@@ -17,39 +18,80 @@ export const S_IFLNK = 0o120000;
 
 export const isSymlinkMode = (mode: number) => (mode & S_IFMT) === S_IFLNK;
 
-const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** Content kept per workspace file by default; a larger file is kept by size and sha256 only. */
+export const DEFAULT_MAX_STORED_FILE_BYTES = 8 * 1024 * 1024;
+/** The longest workspace path a bundle holds (docs/run-bundle.md). */
+const MAX_PATH_CHARS = 1024;
+
+export interface ScanOptions {
+  /** Files larger than this are hashed by streaming and kept by reference (`omitted`), not read into memory. */
+  maxStoredFileBytes?: number;
+  /** Entries a bundle cannot hold (unsafe or non-UTF-8 names, unreadable files), with why. */
+  onSkip?(rel: string, reason: string): void;
+}
 
 /**
  * Every file under `dir`, by relative POSIX path. Regular files keep their permission bits
  * (`0o100000 | perm`); a symlink is recorded with mode `0o120777` and its target as content (so a
- * retargeted link is a changed file). Other special files (FIFOs, sockets, devices) are recorded
- * empty with their own mode, so they still show up as created. Empty directories do not appear.
+ * retargeted link is a changed file), never followed. Other special files (FIFOs, sockets,
+ * devices) are recorded empty with their own mode, so they still show up as created, and are
+ * never opened. Empty directories do not appear. The agent controls this folder: nothing is read
+ * through a link (lib/util/untrusted-files.ts), and a file over `maxStoredFileBytes` is hashed
+ * by streaming and kept as size and sha256 only.
  */
-export async function scanWorkspace(dir: string): Promise<WorkspaceFiles> {
+export async function scanWorkspace(dir: string, options: ScanOptions = {}): Promise<WorkspaceFiles> {
   const files: WorkspaceFiles = new Map();
-  let sinceYield = 0;
-  // Synchronous calls, yielding every FILES_PER_YIELD files: one promise per file made this 10x slower.
-  const walk = async (abs: string, prefix: string): Promise<void> => {
-    const entries = fsSync.readdirSync(abs, { withFileTypes: true }).sort(byName);
-    for (const entry of entries) {
-      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-      const full = path.join(abs, entry.name);
-      if (entry.isDirectory()) await walk(full, rel);
-      else if (entry.isSymbolicLink()) {
-        files.set(rel, { data: Buffer.from(fsSync.readlinkSync(full)), mode: S_IFLNK | 0o777 });
+  const cap = options.maxStoredFileBytes ?? DEFAULT_MAX_STORED_FILE_BYTES;
+  const skip = (rel: string, reason: string) => options.onSkip?.(rel, reason);
+  const visit = async (entry: WalkEntry): Promise<void> => {
+    const problem = explainUnsafeRelativePath(entry.rel);
+    if (problem || entry.rel.length > MAX_PATH_CHARS) {
+      skip(entry.rel, `not recorded: the path ${problem ?? `is longer than ${MAX_PATH_CHARS} characters`}`);
+      return;
+    }
+    const { mode } = entry.stat;
+    if (entry.kind === "symlink") {
+      files.set(entry.rel, { data: Buffer.from(entry.readlink()), mode: S_IFLNK | 0o777 });
+      return;
+    }
+    if (entry.kind !== "file") {
+      files.set(entry.rel, { data: Buffer.alloc(0), mode: (mode & S_IFMT) | (mode & 0o7777) });
+      return;
+    }
+    const opened = entry.open();
+    if (!opened.ok) {
+      // Replaced since it was listed: recorded as what it is now, still unread.
+      if (opened.kind !== "missing") files.set(entry.rel, { data: Buffer.alloc(0), mode: entry.stat.mode });
+      return;
+    }
+    try {
+      const fileMode = (opened.mode & S_IFMT) | (opened.mode & 0o7777);
+      if (opened.size <= cap) {
+        files.set(entry.rel, { data: readOpenedSync(opened.fd, opened.size), mode: fileMode });
       } else {
-        const stat = fsSync.lstatSync(full);
-        const mode = (stat.mode & S_IFMT) | (stat.mode & 0o7777);
-        files.set(rel, { data: entry.isFile() ? fsSync.readFileSync(full) : Buffer.alloc(0), mode });
+        const { size, sha256 } = await hashOpened(opened, entry.rel);
+        files.set(entry.rel, { data: Buffer.alloc(0), mode: fileMode, omitted: { size, sha256 } });
       }
-      if (++sinceYield >= FILES_PER_YIELD) {
-        sinceYield = 0;
-        await yieldToEventLoop();
-      }
+    } catch (error) {
+      skip(entry.rel, `not recorded: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      fsSync.closeSync(opened.fd);
     }
   };
-  await walk(dir, "");
+  await walkUntrusted(dir, "", visit, { sorted: true, onSkip: (rel, reason) => skip(rel, `not recorded: ${reason}`) });
   return files;
+}
+
+/** A small regular file's bytes (it may shrink while read; it is never read past `size`). */
+function readOpenedSync(fd: number, size: number): Buffer {
+  const buffer = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < size) {
+    const bytes = fsSync.readSync(fd, buffer, filled, size - filled, filled);
+    if (bytes === 0) break;
+    filled += bytes;
+  }
+  return buffer.subarray(0, filled);
 }
 
 export interface WriteWorkspaceResult {

@@ -14,6 +14,8 @@ describe("diffPlan", () => {
     expect(diffPlan(text(10), { state: "stored", size: 10, isText: false })).toEqual({ status: "binary" });
     expect(diffPlan(text(10), text(101), 100)).toEqual({ status: "too_large", limitBytes: 100 });
     expect(diffPlan({ state: "missing" }, text(10))).toEqual({ status: "missing" });
+    expect(diffPlan(text(10), { state: "not_kept" })).toEqual({ status: "not_kept" });
+    expect(diffPlan({ state: "not_kept" }, { state: "missing" })).toEqual({ status: "not_kept" });
   });
 });
 

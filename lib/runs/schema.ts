@@ -17,5 +17,7 @@ export const FileDiffContentSchema = z.discriminatedUnion("status", [
   z.object({ status: z.literal("too_large"), limitBytes: z.number().int().positive() }).strict(),
   /** The change names a content hash the store does not hold (a metadata-only import). */
   z.object({ status: z.literal("missing") }).strict(),
+  /** The runner kept only the file's size and sha256 (over its size cap, STUDIO_MAX_STORED_FILE_BYTES). */
+  z.object({ status: z.literal("not_kept") }).strict(),
 ]);
 export type FileDiffContent = z.infer<typeof FileDiffContentSchema>;

@@ -19,6 +19,7 @@ import { z } from "zod";
 import { TrajectoryStepSchema } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
 import { parseJsonLines } from "@/lib/transcripts/types";
+import { readAgentFile } from "./files";
 import type { ExternalAgentAdapter, ModelProtocol } from "./types";
 
 export const COMMAND_RESULT_FILE = "result.json";
@@ -44,14 +45,6 @@ function providerEnv(protocol: ModelProtocol, baseUrl: string, apiKey: string): 
       return { ANTHROPIC_BASE_URL: baseUrl, ANTHROPIC_API_KEY: apiKey };
     case "gemini":
       return { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: apiKey, GOOGLE_API_KEY: apiKey };
-  }
-}
-
-async function readOptional(file: string): Promise<string | null> {
-  try {
-    return await fs.readFile(file, "utf8");
-  } catch {
-    return null;
   }
 }
 
@@ -90,9 +83,11 @@ export function commandAdapter(protocol: ModelProtocol): ExternalAgentAdapter {
       return { argv: ["bash", "-lc", input.command], env };
     },
     sessionFiles: async () => [],
-    async normalize({ outputDir }) {
+    async normalize({ homeDir, outputDir }) {
       const where = `native/output/${COMMAND_TRAJECTORY_FILE}`;
-      const text = await readOptional(path.join(outputDir, COMMAND_TRAJECTORY_FILE));
+      // The output folder is the agent's (under its HOME): read without following links, bounded.
+      const inHome = (name: string) => path.relative(homeDir, path.join(outputDir, name));
+      const text = await readAgentFile(homeDir, inHome(COMMAND_TRAJECTORY_FILE), where);
       if (text === null) throw new AppError("INVALID_INPUT", `the agent command wrote no ${where}`);
       const steps = parseJsonLines(text, where).map((line, i) => {
         const parsed = TrajectoryStepSchema.safeParse(line);
@@ -105,7 +100,11 @@ export function commandAdapter(protocol: ModelProtocol): ExternalAgentAdapter {
         }
         return parsed.data;
       });
-      const resultText = await readOptional(path.join(outputDir, COMMAND_RESULT_FILE));
+      const resultText = await readAgentFile(
+        homeDir,
+        inHome(COMMAND_RESULT_FILE),
+        `native/output/${COMMAND_RESULT_FILE}`,
+      );
       let result: z.infer<typeof CommandResultSchema> = {};
       if (resultText !== null) {
         let json: unknown;

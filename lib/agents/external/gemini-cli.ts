@@ -7,7 +7,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { normalizeGeminiSession, normalizeGeminiStream, withSessionExitCodes } from "@/lib/transcripts/gemini-cli";
-import { filesUnder, jsonLinesOnly } from "./files";
+import { filesUnder, jsonLinesOnly, readAgentFile } from "./files";
 import type { ExternalAgentAdapter } from "./types";
 
 export const geminiCliAdapter: ExternalAgentAdapter = {
@@ -37,7 +37,9 @@ export const geminiCliAdapter: ExternalAgentAdapter = {
     // Exit codes of shell commands are only in the session file (what the model was shown).
     const [sessionFile] = await geminiCliAdapter.sessionFiles(homeDir);
     if (!sessionFile) return stream;
-    const text = await fs.readFile(path.join(homeDir, sessionFile), "utf8");
-    return withSessionExitCodes(stream, normalizeGeminiSession(text, `native/home/${sessionFile}`));
+    const shownAs = `native/home/${sessionFile}`;
+    const text = await readAgentFile(homeDir, sessionFile, shownAs);
+    if (text === null) return stream;
+    return withSessionExitCodes(stream, normalizeGeminiSession(text, shownAs));
   },
 };
