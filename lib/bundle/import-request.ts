@@ -30,7 +30,10 @@ export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, li
   let total = 0;
   const reader = body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    // A client that drops the connection mid-body is its own problem: a 400, not a logged 500.
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      throw new AppError("INVALID_INPUT", "the request body was cut off before its end", { cause: error });
+    });
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
