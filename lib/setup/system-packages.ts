@@ -131,9 +131,10 @@ export async function sandboxUnavailableReason(
       `\`${installCommand([bwrap], false)}\`; or pass --allow-unsandboxed to run agents without isolation`
     );
   }
-  return (
-    "bwrap is installed but cannot create its namespaces here (user namespaces disabled, or a container " +
-    "without the privilege): allow them (sysctl kernel.unprivileged_userns_clone=1, or run as root), " +
-    "or pass --allow-unsandboxed to run agents without isolation"
-  );
+  // Seen in a plain chroot: even root gets EPERM from unshare there ("Failed to make / slave").
+  const who =
+    process.getuid?.() === 0
+      ? "even as root (a chroot, or a container started without the privilege to create namespaces): run on a machine, a VM or a privileged container"
+      : "(user namespaces disabled): allow them (sysctl kernel.unprivileged_userns_clone=1) or run as root";
+  return `bwrap is installed but cannot create its namespaces here ${who}; or pass --allow-unsandboxed to run agents without isolation`;
 }
