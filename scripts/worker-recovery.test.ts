@@ -76,6 +76,16 @@ function processesWith(text: string): number[] {
     .map(Number);
 }
 
+/** Whether the agent's own `sleep` runs (not merely a bwrap still setting up, whose arguments name it). */
+const sleeping = (marker: string) =>
+  processesWith(marker).some((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8") === `sleep\0${marker}\0`;
+    } catch {
+      return false;
+    }
+  });
+
 async function until<T>(probe: () => T | null | undefined | false, what: string): Promise<T> {
   // A bound for a hung test, not a speed check.
   for (let i = 0; i < 600; i++) {
@@ -126,7 +136,7 @@ describe.runIf(await bubblewrapAvailable())("the worker with real job processes"
   it("worker killed with SIGKILL mid-job: its job's processes die, and the next worker fails the job with the reason", async () => {
     const { id, marker } = queueSleeper("600.");
     const worker = workerProcess(["--poll-ms", "100", "--lease-ms", "2000", "--heartbeat-ms", "200"]);
-    await until(() => processesWith(`sleep ${marker}`).length > 0, "the agent's sleep to start");
+    await until(() => sleeping(marker), "the agent's sleep to start");
     expect(jobOf(id)).toMatchObject({ status: "running", workerPid: worker.child.pid });
 
     worker.child.kill("SIGKILL");
@@ -149,7 +159,7 @@ describe.runIf(await bubblewrapAvailable())("the worker with real job processes"
   it("Cancel stops the running job within 5 s: SIGTERM to its CLI, the run in progress dropped, the sandbox gone", async () => {
     const { id, marker } = queueSleeper("600.");
     const running = inProcessWorker(["--once", "--poll-ms", "200"]);
-    await until(() => processesWith(`sleep ${marker}`).length > 0, "the agent's sleep to start");
+    await until(() => sleeping(marker), "the agent's sleep to start");
     const asked = Date.now();
     const db = createDb(dbPath);
     expect(requestCancel(db, id)).toBe(true);
@@ -167,7 +177,7 @@ describe.runIf(await bubblewrapAvailable())("the worker with real job processes"
   it("SIGTERM to the worker stops the job it runs and fails it with that reason", async () => {
     const { id, marker } = queueSleeper("600.");
     const worker = workerProcess(["--poll-ms", "100"]);
-    await until(() => processesWith(`sleep ${marker}`).length > 0, "the agent's sleep to start");
+    await until(() => sleeping(marker), "the agent's sleep to start");
     worker.child.kill("SIGTERM");
     expect(await worker.exited).toBe(0);
     expect(worker.out()).toMatch(/stopped \(SIGTERM\)/);
