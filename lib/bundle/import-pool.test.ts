@@ -6,11 +6,12 @@ import { ImportBusyError } from "./import-pool";
 import { sourceImportPool } from "./import-pool.fixture";
 import { parseBundle } from "./parse";
 import { DEFAULT_READ_LIMITS } from "./read";
-import { rejectionOf, syntheticBundle } from "./test-support";
+import { rejectionOf, syntheticBundle, withMember } from "./test-support";
 import { zipBuffer } from "./write";
 
 const BASE = syntheticBundle({ index: 6, seed: 4 });
 const LIMITS = DEFAULT_READ_LIMITS;
+const NOW = "2026-11-01T12:01:00.000Z";
 const pool = () => sourceImportPool({ maxConcurrent: 2, workerMemoryMb: 256, timeoutMs: 60_000 });
 
 const failure = (promise: Promise<unknown>) => rejectionOf(promise, AppError);
@@ -56,6 +57,20 @@ describe("parsing in a worker thread", () => {
     const error = await failure(pool().parse({ data, kind: "tar", label: "huge.tgz", limits: LIMITS }));
 
     expect(error.message).toContain("huge.tgz: native/huge.log: member is 1073741824 bytes, over the limit");
+    expect(httpStatusOf(error)).toBe(413);
+  });
+
+  it("stops a worker at its heap cap and says the bundle needs more memory (HTTP 413)", async () => {
+    const steps = Array.from({ length: 200_000 }, (_, i) =>
+      JSON.stringify({ id: `x${i}`, kind: "message", role: "user", text: `note ${i} `.repeat(8), timestamp: NOW }),
+    );
+    const trajectory = `${BASE.get("trajectory.jsonl")?.toString("utf8")}${steps.join("\n")}\n`;
+    const data = await zipBuffer(withMember(BASE, "trajectory.jsonl", trajectory));
+    const small = sourceImportPool({ maxConcurrent: 1, workerMemoryMb: 48, timeoutMs: 60_000 });
+
+    const error = await failure(small.parse({ data, kind: "zip", label: "big.zip", limits: LIMITS }));
+
+    expect(error.message).toBe("big.zip: the bundle needs more than 48 MB to parse (STUDIO_IMPORT_WORKER_MEMORY_MB)");
     expect(httpStatusOf(error)).toBe(413);
   });
 
