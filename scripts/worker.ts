@@ -56,15 +56,15 @@ export interface JobContext {
   timing: WorkerTiming;
   /** Aborted when the worker is told to stop; its reason is the signal's name. */
   stop: AbortSignal;
-  /** Called with each job the sweep ended (a dead worker's). */
-  onSwept?: (line: string) => void;
+  /** Told of each job the sweep ended (a dead worker's) and of a failed heartbeat. */
+  onNotice?: (line: string) => void;
 }
 
 type Stopped = "cancelled" | "lost" | "worker-stopped";
 
-export const sweep = (db: Db, context: Pick<JobContext, "worker" | "onSwept">) => {
+export const sweep = (db: Db, context: Pick<JobContext, "worker" | "onNotice">) => {
   for (const job of sweepLostJobs(db, { host: context.worker.host }))
-    context.onSwept?.(`job ${job.id} ${job.status}: ${job.error}`);
+    context.onNotice?.(`job ${job.id} ${job.status}: ${job.error}`);
 };
 
 const describeExit = (exit: Exit) => (exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`);
@@ -108,15 +108,30 @@ export async function executeJob(db: Db, job: JobRow, context: JobContext): Prom
     stopped = why;
     void guard.stop();
   };
-  const cancelPoll = setInterval(() => {
-    if (isCancelRequested(db, job.id)) stopFor("cancelled");
-  }, timing.pollMs);
-  const heartbeat = setInterval(() => {
-    const lease = renewLease(db, job.id, worker.id, timing.leaseMs);
-    if (!lease.held) stopFor("lost");
-    else if (lease.cancelRequested) stopFor("cancelled");
-    sweep(db, context);
-  }, timing.heartbeatMs);
+  // A database error in a beat (a lock held past the busy timeout) must not crash the worker:
+  // the next beat retries, and the lease spans several beats.
+  const survivable = (beat: () => void) => () => {
+    try {
+      beat();
+    } catch (error) {
+      context.onNotice?.(`job ${job.id}: heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const cancelPoll = setInterval(
+    survivable(() => {
+      if (isCancelRequested(db, job.id)) stopFor("cancelled");
+    }),
+    timing.pollMs,
+  );
+  const heartbeat = setInterval(
+    survivable(() => {
+      const lease = renewLease(db, job.id, worker.id, timing.leaseMs);
+      if (!lease.held) stopFor("lost");
+      else if (lease.cancelRequested) stopFor("cancelled");
+      sweep(db, context);
+    }),
+    timing.heartbeatMs,
+  );
   const onStop = () => stopFor("worker-stopped");
   if (context.stop.aborted) onStop();
   context.stop.addEventListener("abort", onStop);
@@ -183,7 +198,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     worker: workerIdentity(hostname(), process.pid),
     timing,
     stop: stop.signal,
-    onSwept: (line) => io.stdout.write(`${line}\n`),
+    onNotice: (line) => io.stdout.write(`${line}\n`),
   };
   try {
     io.stdout.write(`worker ${process.pid}: waiting for jobs\n`);
