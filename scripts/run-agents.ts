@@ -19,7 +19,7 @@ import pLimit from "p-limit";
 import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { getInstance, listInstances } from "@/db/queries/benchmarks";
-import { agentConfigId, importParsedBundle } from "@/db/queries/run-import";
+import { agentConfigId } from "@/db/queries/run-import";
 import {
   AGENT_FRAMEWORKS,
   DEFAULT_MODELS,
@@ -35,10 +35,9 @@ import { MOCK_MODEL } from "@/lib/agents/mock-server/script";
 import { createChatProvider, withRetries } from "@/lib/agents/providers";
 import { chooseBehaviour } from "@/lib/agents/scripted-behaviours";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
-import { parseBundle } from "@/lib/bundle/parse";
 import type { AgentConfig } from "@/lib/bundle/schema";
-import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
 import { parseCliArgs } from "@/lib/cli/args";
+import { loadEnv } from "@/lib/config/env";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
@@ -50,6 +49,7 @@ import { createWorkspaceCache } from "@/lib/runner/workspace-cache";
 import { sandboxUnavailableReason } from "@/lib/setup/system-packages";
 import { agentSpecOf, programOf } from "./run-agents-agent";
 import { scriptToolSetOf, startScriptedModel, type ScriptedModel } from "./run-agents-mock";
+import { discardRun, storeRun } from "./run-agents-record";
 import { createRunStopper } from "./run-agents-stop";
 import { instanceWorkspaceSource } from "./run-agents-workspace";
 
@@ -123,6 +123,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const reason = await sandboxUnavailableReason(bubblewrapAvailable, io.env);
     if (reason) throw new AppError("UNAVAILABLE", reason);
   }
+  const env = loadEnv(io.env);
   const db = createDb(databasePathFromEnv(io.env));
   let mock: ScriptedModel | null = null;
   const stopper = createRunStopper(io.stderr);
@@ -227,6 +228,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
               hide: [...new Set([path.resolve("."), cacheDir])],
               packageCacheFile: path.join(cacheDir, "packages.json"),
               requireIsolation: !args["allow-unsandboxed"],
+              maxStoredFileBytes: env.STUDIO_MAX_STORED_FILE_BYTES,
               signal: stopper.signal,
               native: args.mock
                 ? new Map([["scripted-behaviour.json", Buffer.from(`${JSON.stringify({ behaviour })}\n`)]])
@@ -254,20 +256,23 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
                     provider: provider ?? unreachable("a built-in agent without a provider"),
                   });
             if (await stopper.dropIfStopped(runDir)) return void (outcomes.dropped += 1);
-            const bundle = bundleFilesOf(record);
-            await writeBundleFolder(path.join(runDir, "bundle"), bundle);
-            importParsedBundle(db, parseBundle(bundle, `${runDir}/bundle`), { via: "runner" });
+            const stored = await storeRun(db, record, runDir);
             // A bubblewrap run leaves no process behind that could still write to its workspace, so
             // the workspace is reset and pooled for the next run on this repository.
             const workspaceDir = path.join(runDir, "workspace");
             if (!args["keep-workspaces"])
               await (args["allow-unsandboxed"] ? removeTree(workspaceDir) : workspaces.release(workspaceDir));
-            if (record.manifest.status === "completed") outcomes.completed += 1;
+            if (stored.status === "completed") outcomes.completed += 1;
             else outcomes.failed += 1;
-            progress.tick(record.manifest.status !== "completed");
+            progress.tick(stored.status !== "completed");
           } catch (error) {
             if (await stopper.dropIfStopped(runDir)) return void (outcomes.dropped += 1);
             outcomes.errors += 1;
+            // Nothing stays behind (unless asked to keep workspaces): the workspace is pooled or removed.
+            if (!args["keep-workspaces"])
+              await discardRun(runDir, (dir) =>
+                args["allow-unsandboxed"] ? removeTree(dir) : workspaces.release(dir),
+              );
             io.stderr.write(`error: ${row.id}: ${error instanceof Error ? error.message : String(error)}\n`);
             progress.tick(true);
           }

@@ -96,7 +96,8 @@ function DiffBody({
       return (
         <Note>
           Too large to keep: the runner recorded only its size and sha256 ({bytes(file.beforeSize)} →{" "}
-          {bytes(file.afterSize)}), not its content.
+          {bytes(file.afterSize)}
+          {content.afterSha256 ? `, sha256 ${content.afterSha256.slice(0, 12)}…` : ""}), not its content.
         </Note>
       );
     case "deferred":

@@ -1,8 +1,9 @@
 /**
  * Which sides of a run's changed files were recorded without their content (a workspace entry
- * with `contentOmitted`: a file over the runner's size cap, kept as size and sha256 only). The
- * flag lives in the bundle's workspace manifests, stored with the run as members; they are read
- * only for a run that has a change whose content is not in the store.
+ * with `contentOmitted`: a file over the runner's size cap, kept as size and sha256 only). Such a
+ * side has no file_contents row, so file_changes holds its size but no hash; the flag and the
+ * hash live in the bundle's workspace manifests, stored with the run as members, read only for a
+ * run that has a change whose content is not in the store.
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { BUNDLE_MEMBERS, WorkspaceManifestSchema } from "@/lib/bundle/schema";
@@ -12,8 +13,8 @@ import * as t from "../schema";
 export type ChangeSide = "before" | "after";
 export const sideKey = (side: ChangeSide, path: string) => `${side}\0${path}`;
 
-/** `sideKey(side, path)` of every entry whose content was omitted, in the run's two manifests. */
-export function omittedSides(db: Db, runId: string): Set<string> {
+/** `sideKey(side, path)` -> sha256 of every entry whose content was omitted, in the run's two manifests. */
+export function omittedSides(db: Db, runId: string): Map<string, string> {
   const members = { [BUNDLE_MEMBERS.workspaceBefore]: "before", [BUNDLE_MEMBERS.workspaceAfter]: "after" } as const;
   const rows = db
     .select({ path: t.runArtifacts.path, content: t.fileContents.content })
@@ -21,12 +22,13 @@ export function omittedSides(db: Db, runId: string): Set<string> {
     .innerJoin(t.fileContents, eq(t.fileContents.sha256, t.runArtifacts.sha256))
     .where(and(eq(t.runArtifacts.runId, runId), inArray(t.runArtifacts.path, Object.keys(members))))
     .all();
-  const omitted = new Set<string>();
+  const omitted = new Map<string, string>();
   for (const row of rows) {
     const side = members[row.path as keyof typeof members];
     const parsed = WorkspaceManifestSchema.safeParse(JSON.parse(row.content.toString("utf8")));
     if (!parsed.success) continue; // validated on import; a damaged store shows "missing" instead
-    for (const entry of parsed.data.files) if (entry.contentOmitted) omitted.add(sideKey(side, entry.path));
+    for (const entry of parsed.data.files)
+      if (entry.contentOmitted) omitted.set(sideKey(side, entry.path), entry.sha256);
   }
   return omitted;
 }

@@ -99,30 +99,35 @@ function changeRows(db: Db, runId: string, path?: string): ChangeRow[] {
     .all();
 }
 
+/** Whether a side the change says exists has no stored content (never stored, or kept by size and hash only). */
+const lacksContent = (row: ChangeRow, side: ChangeSide) =>
+  side === "before"
+    ? row.kind !== "created" && row.beforeStoredSize === null
+    : row.kind !== "deleted" && row.afterStoredSize === null;
+
 /** Sides recorded without content, read only when some change lacks stored content (omitted-content.ts). */
-function omittedOf(db: Db, runId: string, rows: ChangeRow[]): Set<string> {
-  const lacking = rows.some(
-    (r) =>
-      (r.beforeSha256 !== null && r.beforeStoredSize === null) ||
-      (r.afterSha256 !== null && r.afterStoredSize === null),
-  );
-  return lacking ? omittedSides(db, runId) : new Set();
+function omittedOf(db: Db, runId: string, rows: ChangeRow[]): Map<string, string> {
+  const lacking = rows.some((r) => lacksContent(r, "before") || lacksContent(r, "after"));
+  return lacking ? omittedSides(db, runId) : new Map();
 }
 
-function planOf(row: ChangeRow, maxBytes: number, omitted: Set<string>): DiffPlan {
-  const side = (which: ChangeSide, sha: string | null, size: number | null, isText: boolean | null): SideInfo =>
-    sha === null
+function planOf(row: ChangeRow, maxBytes: number, omitted: Map<string, string>): DiffPlan {
+  const side = (which: ChangeSide, exists: boolean, size: number | null, isText: boolean | null): SideInfo =>
+    !exists
       ? { state: "absent" }
       : size !== null
         ? { state: "stored", size, isText: isText ?? false }
         : omitted.has(sideKey(which, row.path))
           ? { state: "not_kept" }
           : { state: "missing" };
-  return diffPlan(
-    side("before", row.beforeSha256, row.beforeStoredSize, row.beforeIsText),
-    side("after", row.afterSha256, row.afterStoredSize, row.afterIsText),
+  const plan = diffPlan(
+    side("before", row.kind !== "created", row.beforeStoredSize, row.beforeIsText),
+    side("after", row.kind !== "deleted", row.afterStoredSize, row.afterIsText),
     maxBytes,
   );
+  if (plan.status !== "not_kept") return plan;
+  const sha256 = (which: ChangeSide) => omitted.get(sideKey(which, row.path)) ?? null;
+  return { status: "not_kept", beforeSha256: sha256("before"), afterSha256: sha256("after") };
 }
 
 function loadDiff(db: Db, row: ChangeRow): FileDiffContent {

@@ -127,8 +127,10 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
             runId,
             path: c.path,
             kind: c.kind,
-            beforeSha256: c.before?.sha256 ?? null,
-            afterSha256: c.after?.sha256 ?? null,
+            // A side kept by size and hash only has no file_contents row to reference: its hash stays in
+            // the stored workspace manifest (db/queries/omitted-content.ts), its size here.
+            beforeSha256: c.before && !c.before.contentOmitted ? c.before.sha256 : null,
+            afterSha256: c.after && !c.after.contentOmitted ? c.after.sha256 : null,
             beforeMode: c.before?.mode ?? null,
             afterMode: c.after?.mode ?? null,
             beforeSize: c.before?.size ?? null,

@@ -4,6 +4,7 @@ import { formatIssuePath } from "@/lib/bundle/errors";
 import { DEFAULT_MAX_RATIO } from "@/lib/bundle/budget";
 import { DEFAULT_READ_LIMITS, type ReadLimits } from "@/lib/bundle/read";
 import { AppError } from "@/lib/errors/app-error";
+import { DEFAULT_MAX_STORED_FILE_BYTES } from "@/lib/runner/workspace";
 
 const PositiveInt = z.coerce.number().int().positive();
 
@@ -21,6 +22,8 @@ export const EnvSchema = z.object({
   STUDIO_IMPORT_CONCURRENCY: PositiveInt.default(2),
   STUDIO_IMPORT_WORKER_MEMORY_MB: PositiveInt.default(1024),
   STUDIO_IMPORT_TIMEOUT_SECONDS: PositiveInt.default(120),
+  /** Content kept per workspace or agent file of a run; larger files are kept by size and sha256 only. */
+  STUDIO_MAX_STORED_FILE_BYTES: PositiveInt.default(DEFAULT_MAX_STORED_FILE_BYTES),
   /** The LLM judge's Gemini key and endpoint (the @google/genai SDK's own variable names). */
   GEMINI_API_KEY: z.string().min(1).optional(),
   GOOGLE_GEMINI_BASE_URL: z.url().optional(),

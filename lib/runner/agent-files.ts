@@ -5,7 +5,7 @@
  * FIFO or a socket there is noted, never followed or opened, and every read is bounded.
  */
 import type { ExternalAgentAdapter } from "@/lib/agents/external";
-import { readUntrusted, walkUntrusted } from "@/lib/util/untrusted-files";
+import { describeKind, readUntrusted, walkUntrusted } from "@/lib/util/untrusted-files";
 import type { RunnerNote } from "./run-notes";
 import { DEFAULT_MAX_STORED_FILE_BYTES } from "./workspace";
 
@@ -55,7 +55,7 @@ export async function collectAgentFiles(input: {
     OUTPUT_DIR,
     (entry) => {
       if (entry.kind === "file") outputs.push(entry.rel);
-      else note(entry.rel, `is a ${entry.kind}: not read`);
+      else note(entry.rel, describeKind(entry.rel, entry.kind));
     },
     { onSkip: (rel, reason) => note(rel, reason) },
   );

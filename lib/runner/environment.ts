@@ -9,7 +9,7 @@ import { closeSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { EnvironmentSnapshotSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
-import { hashOpened, openUntrustedFile, readUntrusted, walkUntrusted } from "@/lib/util/untrusted-files";
+import { describeKind, hashOpened, openUntrustedFile, readUntrusted, walkUntrusted } from "@/lib/util/untrusted-files";
 import { capturePackages } from "./packages";
 import { execText } from "./exec-text";
 
@@ -77,7 +77,7 @@ export async function captureGit(workspaceDir: string, onSkip?: SkipNote): Promi
     ".git/refs",
     (entry) => {
       if (entry.kind === "file") looseRefs.push(entry.rel.slice(".git/".length));
-      else onSkip?.(entry.rel, `is a ${entry.kind}: not read`);
+      else onSkip?.(entry.rel, describeKind(entry.rel, entry.kind));
     },
     { onSkip },
   );
@@ -140,7 +140,7 @@ export async function hashFolders(
         }
         const opened = entry.kind === "file" ? entry.open() : null;
         if (!opened?.ok) {
-          if (opened?.kind !== "missing") onSkip?.(full, opened?.reason ?? `is a ${entry.kind}: not read`);
+          if (opened?.kind !== "missing") onSkip?.(full, opened?.reason ?? describeKind(full, entry.kind));
           return;
         }
         try {

@@ -14,8 +14,9 @@ describe("diffPlan", () => {
     expect(diffPlan(text(10), { state: "stored", size: 10, isText: false })).toEqual({ status: "binary" });
     expect(diffPlan(text(10), text(101), 100)).toEqual({ status: "too_large", limitBytes: 100 });
     expect(diffPlan({ state: "missing" }, text(10))).toEqual({ status: "missing" });
-    expect(diffPlan(text(10), { state: "not_kept" })).toEqual({ status: "not_kept" });
-    expect(diffPlan({ state: "not_kept" }, { state: "missing" })).toEqual({ status: "not_kept" });
+    const notKept = { status: "not_kept", beforeSha256: null, afterSha256: null };
+    expect(diffPlan(text(10), { state: "not_kept" })).toEqual(notKept);
+    expect(diffPlan({ state: "not_kept" }, { state: "missing" })).toEqual(notKept);
   });
 });
 

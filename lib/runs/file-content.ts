@@ -21,7 +21,7 @@ export type DiffPlan = { status: "load"; bytes: number } | Exclude<FileDiffConte
 
 export function diffPlan(before: SideInfo, after: SideInfo, maxBytes = MAX_DIFF_BYTES): DiffPlan {
   const sides = [before, after];
-  if (sides.some((s) => s.state === "not_kept")) return { status: "not_kept" };
+  if (sides.some((s) => s.state === "not_kept")) return { status: "not_kept", beforeSha256: null, afterSha256: null };
   if (sides.some((s) => s.state === "missing")) return { status: "missing" };
   const stored = sides.filter((s): s is Extract<SideInfo, { state: "stored" }> => s.state === "stored");
   if (stored.some((s) => !s.isText)) return { status: "binary" };

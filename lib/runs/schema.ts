@@ -18,6 +18,13 @@ export const FileDiffContentSchema = z.discriminatedUnion("status", [
   /** The change names a content hash the store does not hold (a metadata-only import). */
   z.object({ status: z.literal("missing") }).strict(),
   /** The runner kept only the file's size and sha256 (over its size cap, STUDIO_MAX_STORED_FILE_BYTES). */
-  z.object({ status: z.literal("not_kept") }).strict(),
+  z
+    .object({
+      status: z.literal("not_kept"),
+      /** The hash of each side kept by reference (null: that side is stored, or absent). */
+      beforeSha256: z.string().nullable(),
+      afterSha256: z.string().nullable(),
+    })
+    .strict(),
 ]);
 export type FileDiffContent = z.infer<typeof FileDiffContentSchema>;

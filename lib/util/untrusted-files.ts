@@ -89,7 +89,8 @@ const KIND_TEXT: Record<EntryKind, string> = {
   other: "not a regular file (not read)",
 };
 
-const describeKind = (label: string, kind: EntryKind) => `${label} is ${KIND_TEXT[kind]}`;
+/** "x is a FIFO (not read)", for notes. */
+export const describeKind = (label: string, kind: EntryKind) => `${label} is ${KIND_TEXT[kind]}`;
 
 function closeQuietly(fd: number): void {
   try {
