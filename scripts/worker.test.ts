@@ -4,7 +4,9 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
-import { enqueueJob, listJobs, requestCancel } from "@/db/queries/jobs";
+import { hostname } from "node:os";
+import { claimNextJob, enqueueJob, listJobs, requestCancel } from "@/db/queries/jobs";
+import { workerIdentity } from "@/lib/jobs/lease";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { parseBundle } from "@/lib/bundle/parse";
 import { syntheticRun } from "@/lib/bundle/synthetic";
@@ -49,5 +51,22 @@ describe("worker", () => {
     expect(jobs.get(done)?.log).toContain("$ scripts/evaluate.ts --judge rule");
     expect(jobs.get(done)?.log).toMatch(/3 run\(s\) evaluated by the rule judge/);
     expect(jobs.get(dropped)?.status).toBe("cancelled");
+    // A real CLI process: ~2 s here when idle, over 5 s with the other CLI tests beside it.
+  }, 30_000);
+
+  it("at its start, fails the job of a worker on this host that no longer exists, naming it", async () => {
+    const db = createDb(dbPath);
+    const id = enqueueJob(db, { kind: "evaluate", judge: "rule", mock: false, force: false });
+    // Above the kernel's pid_max: a worker that cannot be alive, whose lease has not yet run out.
+    claimNextJob(db, workerIdentity(hostname(), 2 ** 23), 60_000);
+    const out = new PassThrough();
+    let printed = "";
+    out.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    expect(await main(["--once"], { stdout: out, stderr: quiet() as unknown as NodeJS.WriteStream, env })).toBe(0);
+    const job = listJobs(db).find((j) => j.id === id);
+    db.$client.close();
+    expect(job).toMatchObject({ status: "failed", leaseExpiresAt: null });
+    expect(job?.error).toMatch(/^the worker running it stopped \(pid 8388608, last heartbeat \S+, 0 s before\)$/);
+    expect(printed).toContain(`job ${id} failed: the worker running it stopped (pid 8388608`);
   });
 });
