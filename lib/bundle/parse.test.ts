@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BundleError } from "./errors";
 import { parseBundle, sha256Hex } from "./parse";
 import type { BundleFiles } from "./read";
+import { bundleFilesOf } from "./write";
 import {
   cloneFiles,
   contentMembers,
@@ -456,5 +457,56 @@ describe("parseBundle errors name the member, line and field", () => {
 
     expect(error.location.member).toBe("environment/after.json");
     expect(error.location.field).toBe("processes[0].pid");
+  });
+});
+
+describe("workspace entries whose content is omitted (version 2)", () => {
+  const BIG = {
+    path: "big.bin",
+    size: 5_000_000_000,
+    mode: 0o100644,
+    sha256: "f".repeat(64),
+    contentOmitted: "too_large",
+  };
+  const withBig = (version: number) =>
+    editJson<Json>(
+      editJson<Workspace>(BASE, "workspace/after.json", (w) => void w.files.push(BIG)),
+      "manifest.json",
+      (m) => (m.version = version),
+    );
+
+  it("needs no content for them: the change is listed with its size and hash", () => {
+    const parsed = parseBundle(withBig(2), LABEL);
+    expect(parsed.manifest.version).toBe(2);
+    expect(parsed.changes.find((c) => c.path === "big.bin")).toEqual({
+      path: "big.bin",
+      kind: "created",
+      before: null,
+      after: BIG,
+    });
+  });
+
+  it("refuses them in a version-1 bundle, naming the entry", () => {
+    const error = parseError(withBig(1));
+    expect(error.location.member).toBe("workspace/after.json");
+    expect(error.message).toMatch(/"big\.bin"\) has contentOmitted, which needs "version": 2/);
+  });
+
+  it("is what bundleFilesOf writes for a file kept by reference, and reads back", () => {
+    const parsed = parseBundle(BASE, LABEL);
+    const record = {
+      manifest: parsed.manifest,
+      steps: parsed.steps,
+      before: new Map(),
+      after: new Map([
+        ["big.bin", { data: Buffer.alloc(0), mode: 0o100644, omitted: { size: 7, sha256: BIG.sha256 } }],
+      ]),
+    };
+    const files = bundleFilesOf(record);
+    expect(readJson(files, "manifest.json")).toMatchObject({ version: 2 });
+    expect(contentMembers(files)).toEqual([]);
+    expect(parseBundle(files, LABEL).changes).toEqual([
+      { path: "big.bin", kind: "created", before: null, after: { ...BIG, size: 7 } },
+    ]);
   });
 });

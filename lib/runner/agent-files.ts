@@ -5,7 +5,8 @@
  * FIFO or a socket there is noted, never followed or opened, and every read is bounded.
  */
 import type { ExternalAgentAdapter } from "@/lib/agents/external";
-import { describeKind, readUntrusted, walkUntrusted } from "@/lib/util/untrusted-files";
+import { describeKind, readUntrusted } from "@/lib/util/untrusted-files";
+import { walkUntrusted } from "@/lib/util/untrusted-walk";
 import type { RunnerNote } from "./run-notes";
 import { DEFAULT_MAX_STORED_FILE_BYTES } from "./workspace";
 

@@ -133,3 +133,25 @@ describe("captureProcesses", () => {
     }
   });
 });
+
+describe("captureGit on what an agent left in .git/", () => {
+  it("does not block on a FIFO for HEAD, follows no linked refs folder or stash log, and notes each", async () => {
+    const workspaceDir = path.join(root, "hostile-git", "workspace");
+    const hidden = path.join(root, "hostile-git", "hidden");
+    await fs.mkdir(path.join(workspaceDir, ".git", "logs", "refs"), { recursive: true });
+    await fs.mkdir(path.join(hidden, "heads"), { recursive: true });
+    await fs.writeFile(path.join(hidden, "heads", "main"), `${"a".repeat(40)}\n`);
+    await fs.writeFile(path.join(hidden, "stash"), `0 ${"b".repeat(40)} t <t> 0 +0000\tthe hidden text\n`);
+    execFileSync("mkfifo", [path.join(workspaceDir, ".git", "HEAD")]);
+    await fs.symlink(hidden, path.join(workspaceDir, ".git", "refs"));
+    await fs.symlink(path.join(hidden, "stash"), path.join(workspaceDir, ".git", "logs", "refs", "stash"));
+    const notes: string[] = [];
+    const git = await captureGit(workspaceDir, (p, reason) => notes.push(`${p}: ${reason}`));
+    expect(git).toEqual({ head: null, branch: null, indexDigest: null, status: [], stash: [], refs: {} });
+    expect(notes.sort()).toEqual([
+      ".git/HEAD: .git/HEAD is a FIFO (not read)",
+      ".git/logs/refs/stash: .git/logs/refs/stash is a symbolic link (not followed)",
+      ".git/refs: .git/refs is a symbolic link (not followed)",
+    ]);
+  });
+});

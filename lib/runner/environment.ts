@@ -9,7 +9,8 @@ import { closeSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { EnvironmentSnapshotSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
-import { describeKind, hashOpened, openUntrustedFile, readUntrusted, walkUntrusted } from "@/lib/util/untrusted-files";
+import { describeKind, hashOpened, openUntrustedFile, readUntrusted } from "@/lib/util/untrusted-files";
+import { walkUntrusted } from "@/lib/util/untrusted-walk";
 import { capturePackages } from "./packages";
 import { execText } from "./exec-text";
 

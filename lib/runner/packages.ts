@@ -126,15 +126,22 @@ async function pipList(python: string, args: string[], env: NodeJS.ProcessEnv) {
   }
 }
 
-/** `~/.local/lib/python*\/site-packages` under the run's HOME: where an unprivileged `pip install` lands. */
+/**
+ * `~/.local/lib/python*\/site-packages` under the run's HOME: where an unprivileged `pip install`
+ * lands. The agent made these folders: one reached through a link (to a folder the sandbox hides)
+ * is not listed.
+ */
 async function userSites(home: string): Promise<string[]> {
   const lib = path.join(home, ".local", "lib");
-  try {
-    const names = (await fs.readdir(lib)).filter((n) => n.startsWith("python")).sort();
-    return names.map((n) => path.join(lib, n, "site-packages"));
-  } catch {
-    return [];
+  const plainFolder = async (dir: string) => (await fs.lstat(dir).catch(() => null))?.isDirectory() === true;
+  if (!(await plainFolder(path.join(home, ".local"))) || !(await plainFolder(lib))) return [];
+  const names = (await fs.readdir(lib).catch(() => [] as string[])).filter((n) => n.startsWith("python")).sort();
+  const sites: string[] = [];
+  for (const name of names) {
+    const site = path.join(lib, name, "site-packages");
+    if ((await plainFolder(path.join(lib, name))) && (await plainFolder(site))) sites.push(site);
   }
+  return sites;
 }
 
 export interface PackageOptions {

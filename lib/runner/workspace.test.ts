@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -83,5 +84,44 @@ describe("writeWorkspace", () => {
     ]);
     await expect(writeWorkspace(path.join(root, "through"), through)).rejects.toThrow(/EEXIST/);
     await expect(fs.access(path.join(root, "planted"))).rejects.toThrow();
+  });
+});
+
+describe("scanWorkspace on what an agent left", () => {
+  it("keeps a file over the cap by size and streamed sha256, enters no linked folder, skips names a bundle cannot hold", async () => {
+    const dir = path.join(root, "hostile");
+    const outside = path.join(root, "outside-folder");
+    await fs.mkdir(dir, { recursive: true });
+    await fs.mkdir(outside, { recursive: true });
+    await fs.writeFile(path.join(outside, "inner.txt"), "not the workspace's");
+    const big = Buffer.alloc(3000, 1);
+    await fs.writeFile(path.join(dir, "big.bin"), big);
+    await fs.writeFile(path.join(dir, "small.txt"), "kept");
+    await fs.writeFile(path.join(dir, "back\\slash"), "x");
+    await fs.writeFile(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from([0x6c, 0xe9])]), "latin-1 name");
+    await fs.symlink(outside, path.join(dir, "linked"));
+    execFileSync("mkfifo", [path.join(dir, "pipe")]);
+    const skipped: string[] = [];
+    const files = await scanWorkspace(dir, {
+      maxStoredFileBytes: 1000,
+      onSkip: (rel, why) => skipped.push(`${rel}: ${why}`),
+    });
+    const sha256 = createHash("sha256").update(big).digest("hex");
+    expect(files.get("big.bin")).toEqual({ data: Buffer.alloc(0), mode: 0o100644, omitted: { size: 3000, sha256 } });
+    expect(files.get("small.txt")!.data.toString()).toBe("kept");
+    expect(files.get("linked")).toEqual({ data: Buffer.from(outside), mode: 0o120777 });
+    expect(files.get("pipe")!.mode & 0o170000).toBe(0o010000);
+    expect([...files.keys()].sort()).toEqual(["big.bin", "linked", "pipe", "small.txt"]);
+    expect(skipped).toEqual([
+      expect.stringMatching(/^back\\slash: not recorded: the path contains a backslash/),
+      expect.stringMatching(/: not recorded: its name is not UTF-8$/),
+    ]);
+    expect(manifestOf(files).files.find((e) => e.path === "big.bin")).toEqual({
+      path: "big.bin",
+      size: 3000,
+      mode: 0o100644,
+      sha256,
+      contentOmitted: "too_large",
+    });
   });
 });

@@ -9,7 +9,8 @@ import path from "node:path";
 import { explainUnsafeRelativePath } from "@/lib/bundle/paths";
 import type { WorkspaceFiles } from "@/lib/bundle/write";
 import { AppError } from "@/lib/errors/app-error";
-import { hashOpened, walkUntrusted, type WalkEntry } from "@/lib/util/untrusted-files";
+import { hashOpened } from "@/lib/util/untrusted-files";
+import { walkUntrusted, type WalkEntry } from "@/lib/util/untrusted-walk";
 import { FILES_PER_YIELD, yieldToEventLoop } from "./copy-tree";
 
 export const S_IFMT = 0o170000;

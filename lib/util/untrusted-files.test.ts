@@ -5,7 +5,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashOpened, openUntrustedFile, readUntrusted, walkUntrusted, type WalkEntry } from "./untrusted-files";
+import { hashOpened, openUntrustedFile, readUntrusted } from "./untrusted-files";
+import { walkUntrusted, type WalkEntry } from "./untrusted-walk";
 
 let root: string;
 let base: string;

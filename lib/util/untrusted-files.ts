@@ -9,7 +9,8 @@
  * Linux only, like the sandbox: a folder is opened with O_DIRECTORY|O_NOFOLLOW and the next name
  * is opened through `/proc/self/fd/<folder>/<name>` (Node's openat(2)), so a folder swapped for a
  * link between two calls is never followed. Files are opened O_NOFOLLOW|O_NONBLOCK and checked
- * with fstat after the open, so a FIFO swapped in after the listing is seen, not read.
+ * with fstat after the open, so a FIFO swapped in after the listing is seen, not read. Walking a
+ * folder the same way: untrusted-walk.ts.
  */
 import { createHash } from "node:crypto";
 import fsSync from "node:fs";
@@ -21,10 +22,6 @@ const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 const CHUNK_BYTES = 1024 * 1024;
 /** A read or hash past this is abandoned (a regular file on a local disk reads at > 100 MiB/s). */
 export const DEFAULT_READ_TIMEOUT_MS = 30_000;
-/** Folders deeper than this are not entered: one descriptor stays open per level. */
-export const MAX_WALK_DEPTH = 256;
-/** Entries handled between two yields to the event loop (the model gateway shares it). */
-const ENTRIES_PER_YIELD = 256;
 
 export type EntryKind = "file" | "directory" | "symlink" | "fifo" | "socket" | "device" | "missing" | "other";
 
@@ -55,7 +52,7 @@ export interface OpenedFile {
 const refusal = (kind: EntryKind, reason: string): Refusal => ({ ok: false, kind, reason });
 
 /** The path of `name` inside the folder open as `dirFd`, resolved by the kernel from that folder. */
-function at(dirFd: number, name: string | Buffer): string | Buffer {
+export function at(dirFd: number, name: string | Buffer): string | Buffer {
   return typeof name === "string"
     ? `/proc/self/fd/${dirFd}/${name}`
     : Buffer.concat([Buffer.from(`/proc/self/fd/${dirFd}/`), name]);
@@ -92,7 +89,7 @@ const KIND_TEXT: Record<EntryKind, string> = {
 /** "x is a FIFO (not read)", for notes. */
 export const describeKind = (label: string, kind: EntryKind) => `${label} is ${KIND_TEXT[kind]}`;
 
-function closeQuietly(fd: number): void {
+export function closeQuietly(fd: number): void {
   try {
     fsSync.closeSync(fd);
   } catch {
@@ -101,7 +98,7 @@ function closeQuietly(fd: number): void {
 }
 
 /** Opens a file or folder in `dirFd` without following a link: regular files only, unless `directory`. */
-function openIn(dirFd: number, name: string | Buffer, label: string, directory = false): OpenedFile | Refusal {
+export function openIn(dirFd: number, name: string | Buffer, label: string, directory = false): OpenedFile | Refusal {
   let fd: number;
   try {
     fd = fsSync.openSync(at(dirFd, name), directory ? DIR_FLAGS : FILE_FLAGS);
@@ -130,7 +127,7 @@ function openBase(base: string): number {
  * Opens the folder `rel` under `base`, one component at a time, none of them a link. The caller
  * closes the descriptor.
  */
-function openFolderChain(base: string, parts: string[]): OpenedFile | Refusal {
+export function openFolderChain(base: string, parts: string[]): OpenedFile | Refusal {
   let dirFd: number;
   try {
     dirFd = openBase(base);
@@ -215,12 +212,6 @@ export async function readOpened(opened: OpenedFile, label: string, bounds: Read
   }
 }
 
-/** The file's text (UTF-8), or null when it is missing or not a regular file; cut at `maxBytes`. */
-export async function readUntrustedText(base: string, rel: string, bounds: ReadBounds): Promise<string | null> {
-  const result = await readUntrusted(base, rel, bounds);
-  return result.ok ? result.data.toString("utf8") : null;
-}
-
 /** sha256 of an open file, streamed: a file of any size costs CHUNK_BYTES of memory. */
 export async function hashOpened(opened: OpenedFile, label: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS) {
   const hash = createHash("sha256");
@@ -235,104 +226,4 @@ export async function hashOpened(opened: OpenedFile, label: string, timeoutMs = 
     position += bytes;
   }
   return { sha256: hash.digest("hex"), size: position };
-}
-
-export interface WalkEntry {
-  /** '/'-joined path from the walk's base. */
-  rel: string;
-  kind: EntryKind;
-  /** lstat of the entry (its own mode and size, a link's not its target's). */
-  stat: fsSync.Stats;
-  /** Opens the entry as a regular file (no link followed, never blocking); the caller closes it. */
-  open(): OpenedFile | Refusal;
-  /** A link's target, as text. */
-  readlink(): string;
-}
-
-export interface WalkOptions {
-  /** Entries that cannot be named in a bundle (not UTF-8), folders past MAX_WALK_DEPTH. */
-  onSkip?(rel: string, reason: string): void;
-  /** Sort each folder's entries by name (byte order), for stable manifests. */
-  sorted?: boolean;
-}
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * Visits everything under `base/sub` (`sub` may be "" for `base` itself), depth first, entering
- * folders only (never a link to one). A missing `sub` visits nothing; a `sub` that is a link or
- * not a folder is reported to `onSkip`.
- */
-export async function walkUntrusted(
-  base: string,
-  sub: string,
-  visit: (entry: WalkEntry) => void | Promise<void>,
-  options: WalkOptions = {},
-): Promise<void> {
-  const start = openFolderChain(
-    base,
-    sub.split("/").filter((p) => p !== ""),
-  );
-  if (!start.ok) {
-    if (start.kind !== "missing") options.onSkip?.(sub, start.reason);
-    return;
-  }
-  let seen = 0;
-  const walk = async (dirFd: number, prefix: string, depth: number): Promise<void> => {
-    const entries = fsSync.readdirSync(at(dirFd, ""), { withFileTypes: true, encoding: "buffer" });
-    if (options.sorted) entries.sort((a, b) => Buffer.compare(a.name, b.name));
-    for (const entry of entries) {
-      const raw = entry.name;
-      const name = raw.toString("utf8");
-      const rel = prefix ? `${prefix}/${name}` : name;
-      if (++seen % ENTRIES_PER_YIELD === 0) await yieldToLoop();
-      if (!Buffer.from(name, "utf8").equals(raw)) {
-        options.onSkip?.(rel, "its name is not UTF-8");
-        continue;
-      }
-      let stat: fsSync.Stats;
-      try {
-        stat = fsSync.lstatSync(at(dirFd, raw));
-      } catch {
-        continue; // removed while we looked: not there to record
-      }
-      const kind = kindOf(stat);
-      if (kind === "directory") {
-        if (depth >= MAX_WALK_DEPTH) {
-          options.onSkip?.(rel, `deeper than ${MAX_WALK_DEPTH} folders`);
-          continue;
-        }
-        const child = openIn(dirFd, raw, rel, true);
-        if (!child.ok) {
-          if (child.kind !== "missing") options.onSkip?.(rel, child.reason);
-          continue;
-        }
-        try {
-          await walk(child.fd, rel, depth + 1);
-        } finally {
-          closeQuietly(child.fd);
-        }
-        continue;
-      }
-      await visit({
-        rel,
-        kind,
-        stat,
-        open: () => openIn(dirFd, raw, rel),
-        readlink: () => fsSync.readlinkSync(at(dirFd, raw), "utf8"),
-      });
-    }
-  };
-  try {
-    await walk(
-      start.fd,
-      sub
-        .split("/")
-        .filter((p) => p !== "")
-        .join("/"),
-      0,
-    );
-  } finally {
-    closeQuietly(start.fd);
-  }
 }

@@ -5,7 +5,8 @@
  */
 import path from "node:path";
 import { AppError } from "@/lib/errors/app-error";
-import { readUntrusted, walkUntrusted } from "@/lib/util/untrusted-files";
+import { readUntrusted } from "@/lib/util/untrusted-files";
+import { walkUntrusted } from "@/lib/util/untrusted-walk";
 
 /** A transcript or session file larger than this is refused (the stdout transcript has the same cap). */
 export const AGENT_FILE_MAX_BYTES = 64 * 1024 * 1024;

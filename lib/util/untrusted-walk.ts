@@ -1,0 +1,122 @@
+/**
+ * Walking a folder an untrusted process controls (untrusted-files.ts says why and how): each
+ * folder is entered through the descriptor of its parent, never through a link, and every entry is
+ * handed over by kind with a way to open it that cannot follow a link or block on a FIFO.
+ */
+import type fsSync from "node:fs";
+import { readdirSync, lstatSync, readlinkSync } from "node:fs";
+import {
+  at,
+  closeQuietly,
+  kindOf,
+  openFolderChain,
+  openIn,
+  type EntryKind,
+  type OpenedFile,
+  type Refusal,
+} from "./untrusted-files";
+
+/** Folders deeper than this are not entered: one descriptor stays open per level. */
+export const MAX_WALK_DEPTH = 256;
+/** Entries handled between two yields to the event loop (the model gateway shares it). */
+const ENTRIES_PER_YIELD = 256;
+
+export interface WalkEntry {
+  /** '/'-joined path from the walk's base. */
+  rel: string;
+  kind: EntryKind;
+  /** lstat of the entry (its own mode and size, a link's not its target's). */
+  stat: fsSync.Stats;
+  /** Opens the entry as a regular file (no link followed, never blocking); the caller closes it. */
+  open(): OpenedFile | Refusal;
+  /** A link's target, as text. */
+  readlink(): string;
+}
+
+export interface WalkOptions {
+  /** Entries that cannot be named in a bundle (not UTF-8), folders past MAX_WALK_DEPTH. */
+  onSkip?(rel: string, reason: string): void;
+  /** Sort each folder's entries by name (byte order), for stable manifests. */
+  sorted?: boolean;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Visits everything under `base/sub` (`sub` may be "" for `base` itself), depth first, entering
+ * folders only (never a link to one). A missing `sub` visits nothing; a `sub` that is a link or
+ * not a folder is reported to `onSkip`.
+ */
+export async function walkUntrusted(
+  base: string,
+  sub: string,
+  visit: (entry: WalkEntry) => void | Promise<void>,
+  options: WalkOptions = {},
+): Promise<void> {
+  const start = openFolderChain(
+    base,
+    sub.split("/").filter((p) => p !== ""),
+  );
+  if (!start.ok) {
+    if (start.kind !== "missing") options.onSkip?.(sub, start.reason);
+    return;
+  }
+  let seen = 0;
+  const walk = async (dirFd: number, prefix: string, depth: number): Promise<void> => {
+    const entries = readdirSync(at(dirFd, ""), { withFileTypes: true, encoding: "buffer" });
+    if (options.sorted) entries.sort((a, b) => Buffer.compare(a.name, b.name));
+    for (const entry of entries) {
+      const raw = entry.name;
+      const name = raw.toString("utf8");
+      const rel = prefix ? `${prefix}/${name}` : name;
+      if (++seen % ENTRIES_PER_YIELD === 0) await yieldToLoop();
+      if (!Buffer.from(name, "utf8").equals(raw)) {
+        options.onSkip?.(rel, "its name is not UTF-8");
+        continue;
+      }
+      let stat: fsSync.Stats;
+      try {
+        stat = lstatSync(at(dirFd, raw));
+      } catch {
+        continue; // removed while we looked: not there to record
+      }
+      const kind = kindOf(stat);
+      if (kind === "directory") {
+        if (depth >= MAX_WALK_DEPTH) {
+          options.onSkip?.(rel, `deeper than ${MAX_WALK_DEPTH} folders`);
+          continue;
+        }
+        const child = openIn(dirFd, raw, rel, true);
+        if (!child.ok) {
+          if (child.kind !== "missing") options.onSkip?.(rel, child.reason);
+          continue;
+        }
+        try {
+          await walk(child.fd, rel, depth + 1);
+        } finally {
+          closeQuietly(child.fd);
+        }
+        continue;
+      }
+      await visit({
+        rel,
+        kind,
+        stat,
+        open: () => openIn(dirFd, raw, rel),
+        readlink: () => readlinkSync(at(dirFd, raw), "utf8"),
+      });
+    }
+  };
+  try {
+    await walk(
+      start.fd,
+      sub
+        .split("/")
+        .filter((p) => p !== "")
+        .join("/"),
+      0,
+    );
+  } finally {
+    closeQuietly(start.fd);
+  }
+}
