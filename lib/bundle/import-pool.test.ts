@@ -11,7 +11,6 @@ import { zipBuffer } from "./write";
 
 const BASE = syntheticBundle({ index: 6, seed: 4 });
 const LIMITS = DEFAULT_READ_LIMITS;
-const NOW = "2026-11-01T12:01:00.000Z";
 const pool = () => sourceImportPool({ maxConcurrent: 2, workerMemoryMb: 256, timeoutMs: 60_000 });
 
 const failure = (promise: Promise<unknown>) => rejectionOf(promise, AppError);
@@ -61,16 +60,15 @@ describe("parsing in a worker thread", () => {
   });
 
   it("stops a worker at its heap cap and says the bundle needs more memory (HTTP 413)", async () => {
-    const steps = Array.from({ length: 200_000 }, (_, i) =>
-      JSON.stringify({ id: `x${i}`, kind: "message", role: "user", text: `note ${i} `.repeat(8), timestamp: NOW }),
-    );
-    const trajectory = `${BASE.get("trajectory.jsonl")?.toString("utf8")}${steps.join("\n")}\n`;
-    const data = await zipBuffer(withMember(BASE, "trajectory.jsonl", trajectory));
-    const small = sourceImportPool({ maxConcurrent: 1, workerMemoryMb: 48, timeoutMs: 60_000 });
+    // 3 MB of `{},` parse into a million objects, over 40 MB: more than the 32 MB heap allowed.
+    const manifest = BASE.get("manifest.json")?.toString("utf8") ?? "";
+    const huge = manifest.replace(/\n/, `\n"options": {"a": [${"{},".repeat(1_000_000)}{}]},\n`);
+    const data = await zipBuffer(withMember(BASE, "manifest.json", huge));
+    const small = sourceImportPool({ maxConcurrent: 1, workerMemoryMb: 32, timeoutMs: 60_000 });
 
     const error = await failure(small.parse({ data, kind: "zip", label: "big.zip", limits: LIMITS }));
 
-    expect(error.message).toBe("big.zip: the bundle needs more than 48 MB to parse (STUDIO_IMPORT_WORKER_MEMORY_MB)");
+    expect(error.message).toBe("big.zip: the bundle needs more than 32 MB to parse (STUDIO_IMPORT_WORKER_MEMORY_MB)");
     expect(httpStatusOf(error)).toBe(413);
   });
 

@@ -31,7 +31,11 @@ export type WorkerReply =
 export interface ImportPoolOptions {
   /** Imports at once (each holds a worker and its bundle in memory). */
   maxConcurrent: number;
-  /** The worker's V8 heap cap (resourceLimits.maxOldGenerationSizeMb). */
+  /**
+   * The worker's V8 heap cap (resourceLimits.maxOldGenerationSizeMb). At the cap Node ends the
+   * worker (a 413) after giving it 16 MB of leeway; one allocation larger than that at the cap
+   * aborts the whole process instead (a test saw it with a 60 MB JSON string under a 48 MB cap).
+   */
   workerMemoryMb: number;
   /** A worker still busy after this long is terminated. */
   timeoutMs: number;
