@@ -25,7 +25,13 @@ export const DEFAULT_READ_TIMEOUT_MS = 30_000;
 
 export type EntryKind = "file" | "directory" | "symlink" | "fifo" | "socket" | "device" | "missing" | "other";
 
-export function kindOf(stat: fsSync.Stats): EntryKind {
+/** What a Stats or a Dirent says the entry is. */
+export function kindOf(
+  stat: Pick<
+    fsSync.Stats,
+    "isFile" | "isDirectory" | "isSymbolicLink" | "isFIFO" | "isSocket" | "isBlockDevice" | "isCharacterDevice"
+  >,
+): EntryKind {
   if (stat.isFile()) return "file";
   if (stat.isDirectory()) return "directory";
   if (stat.isSymbolicLink()) return "symlink";

@@ -3,6 +3,7 @@
  * folder is entered through the descriptor of its parent, never through a link, and every entry is
  * handed over by kind with a way to open it that cannot follow a link or block on a FIFO.
  */
+import { isUtf8 } from "node:buffer";
 import type fsSync from "node:fs";
 import { readdirSync, lstatSync, readlinkSync } from "node:fs";
 import {
@@ -25,8 +26,8 @@ export interface WalkEntry {
   /** '/'-joined path from the walk's base. */
   rel: string;
   kind: EntryKind;
-  /** lstat of the entry (its own mode and size, a link's not its target's). */
-  stat: fsSync.Stats;
+  /** lstat of the entry (its own mode and size, a link's not its target's), taken when asked; null if it is gone. */
+  lstat(): fsSync.Stats | null;
   /** Opens the entry as a regular file (no link followed, never blocking); the caller closes it. */
   open(): OpenedFile | Refusal;
   /** A link's target, as text. */
@@ -70,17 +71,14 @@ export async function walkUntrusted(
       const name = raw.toString("utf8");
       const rel = prefix ? `${prefix}/${name}` : name;
       if (++seen % ENTRIES_PER_YIELD === 0) await yieldToLoop();
-      if (!Buffer.from(name, "utf8").equals(raw)) {
+      if (!isUtf8(raw)) {
         options.onSkip?.(rel, "its name is not UTF-8");
         continue;
       }
-      let stat: fsSync.Stats;
-      try {
-        stat = lstatSync(at(dirFd, raw));
-      } catch {
-        continue; // removed while we looked: not there to record
-      }
-      const kind = kindOf(stat);
+      // The listing's own type (d_type; Node lstats when the file system gives none): with an lstat
+      // (and a promise) per entry a 5,000-file scan took ~150 ms, not ~100 (bench:runner). The open
+      // is checked with fstat anyway.
+      const kind = kindOf(entry);
       if (kind === "directory") {
         if (depth >= MAX_WALK_DEPTH) {
           options.onSkip?.(rel, `deeper than ${MAX_WALK_DEPTH} folders`);
@@ -98,13 +96,14 @@ export async function walkUntrusted(
         }
         continue;
       }
-      await visit({
+      const visited = visit({
         rel,
         kind,
-        stat,
+        lstat: () => lstatSync(at(dirFd, raw), { throwIfNoEntry: false }) ?? null,
         open: () => openIn(dirFd, raw, rel),
         readlink: () => readlinkSync(at(dirFd, raw), "utf8"),
       });
+      if (visited) await visited;
     }
   };
   try {
