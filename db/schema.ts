@@ -165,7 +165,7 @@ export const runs = sqliteTable(
       .references(() => agentConfigs.id),
     /** completed | failed (a run killed at any point is failed with its exit reason) */
     status: text("status").notNull(),
-    /** finished | step_limit | timeout | output_limit | memory_limit | error | killed | cancelled */
+    /** One of EXIT_REASONS (lib/bundle/schema.ts): finished, a limit (step, time, output, memory, process, disk), error, killed, cancelled */
     exitReason: text("exit_reason").notNull(),
     error: text("error"),
     /** Produced by a scripted (mock) model: shown as such everywhere. */

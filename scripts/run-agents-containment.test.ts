@@ -1,7 +1,8 @@
 /**
  * Agents are untrusted: a scripted agent (the mock model server, over the Gemini protocol) that
- * wipes its workspace, writes outside it, forks sleeping processes or never stops is contained,
- * stopped at its limit and recorded with the right reason, and the benchmark's source is untouched.
+ * wipes its workspace, writes outside it, forks sleeping processes, fills /tmp, /dev/shm or the
+ * disk, or never stops is contained, stopped at its limit and recorded with the right reason, and
+ * the benchmark's source is untouched.
  */
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -14,6 +15,7 @@ import { getInstance, materializeInstance } from "@/db/queries/benchmarks";
 import { startMockModelServer, scriptFromTurns, type MockModelServer } from "@/lib/agents/mock-server";
 import { createChatProvider } from "@/lib/agents/providers";
 import type { ScriptedTurn } from "@/lib/agents/mock-server";
+import type { AgentConfig } from "@/lib/bundle/schema";
 import { bubblewrapAvailable } from "@/lib/runner/sandbox";
 import { runInstance } from "@/lib/runner/run-instance";
 import { saveSampleBenchmark } from "./test-support";
@@ -56,11 +58,7 @@ afterAll(async () => {
 
 const bash = (command: string): ScriptedTurn => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
 
-async function runScripted(
-  name: string,
-  script: ScriptedTurn[],
-  limits: { maxSteps?: number; wallTimeSeconds?: number } = {},
-) {
+async function runScripted(name: string, script: ScriptedTurn[], limits: AgentConfig["limits"] = {}) {
   turns = script;
   const detail = getInstance(db, instanceId)!;
   const provider = createChatProvider({
@@ -148,4 +146,65 @@ describe.runIf(await bubblewrapAvailable())("containment of a scripted agent", (
     const record = await runScripted("wall", slow, { maxSteps: 50, wallTimeSeconds: 2 });
     expect(record.manifest).toMatchObject({ status: "failed", exitReason: "timeout" });
   }, 30_000);
+
+  const MiB = 1024 * 1024;
+  /** The run ended at `reason` right after the hostile command: no further model turn. */
+  const expectStoppedAt = (record: Awaited<ReturnType<typeof runScripted>>, reason: string) => {
+    expect(record.manifest).toMatchObject({ status: "failed", exitReason: reason });
+    expect(record.manifest.usage.modelCalls).toBe(1);
+    expect(record.steps.filter((s) => s.kind === "shell")).toHaveLength(1);
+  };
+
+  it("an agent filling /tmp past its bound (the memory limit) is stopped with memory_limit", async () => {
+    const marker = `fill-${process.pid}`;
+    const record = await runScripted(
+      "tmp-fill",
+      [bash(`head -c ${256 * MiB} /dev/zero > /tmp/${marker}; echo written`), { text: "Done." }],
+      { memoryBytes: 128 * MiB },
+    );
+    expectStoppedAt(record, "memory_limit");
+    expect(record.manifest.error).toMatch(/memory limit of 128 MiB/);
+    expect(fs.existsSync(`/tmp/${marker}`)).toBe(false);
+  });
+
+  it("an agent filling /dev/shm is stopped with memory_limit", async () => {
+    const record = await runScripted(
+      "shm-fill",
+      [bash(`head -c ${256 * MiB} /dev/zero > /dev/shm/fill; echo written`), { text: "Done." }],
+      { memoryBytes: 128 * MiB },
+    );
+    expectStoppedAt(record, "memory_limit");
+  });
+
+  it("an agent writing past the disk quota in its workspace is stopped with disk_limit", async () => {
+    const record = await runScripted(
+      "disk-workspace",
+      [bash(`head -c ${96 * MiB} /dev/zero > big.bin`), { text: "Done." }],
+      {
+        diskBytes: 32 * MiB,
+      },
+    );
+    expectStoppedAt(record, "disk_limit");
+    expect(record.manifest.error).toMatch(/disk quota of 32 MiB/);
+    expect(record.after.get("big.bin")?.data.length).toBeLessThanOrEqual(32 * MiB);
+  });
+
+  it("an agent filling HOME past the disk quota is stopped with disk_limit", async () => {
+    const record = await runScripted(
+      "disk-home",
+      [bash(`for i in $(seq 24); do head -c ${2 * MiB} /dev/zero > ~/junk$i; done; sleep 5`), { text: "Done." }],
+      { diskBytes: 32 * MiB },
+    );
+    expectStoppedAt(record, "disk_limit");
+  });
+
+  it("a fork loop of 300 sleepers is stopped at the default process limit, none left running", async () => {
+    const record = await runScripted("fork-loop", [
+      bash("for i in $(seq 300); do sleep 4250 & done; echo forked; wait"),
+      { text: "Done." },
+    ]);
+    expectStoppedAt(record, "process_limit");
+    expect(record.manifest.error).toMatch(/limit of 256 processes/);
+    expect(hostProcesses("sleep 4250")).toEqual([]);
+  });
 });

@@ -24,7 +24,9 @@ const query = <T>(sql: string, ...params: unknown[]) => queryDb<T>(dbPath, sql, 
 
 const base = ["--benchmark", "sample", "--mock", "--runs-dir", runsDir];
 
-describe("run-agents CLI", () => {
+// A budget, not a hidden flake: the scripted agents run the repository's tests for real (pytest
+// with the host's interpreter, about 3 s a run on 2 cores), up to three times a run.
+describe("run-agents CLI", { timeout: 60_000 }, () => {
   it("runs the file-tools agent in its own workspace, records and imports the run, and skips it next time", async () => {
     const first = io();
     expect(

@@ -42,7 +42,12 @@ export async function builtinToolbox(framework: BuiltinFramework, context: ToolC
         isError: result.isError,
         fileActions: result.fileActions,
         shell: result.shell
-          ? { command: result.shell.command, exitCode: result.shell.exitCode, timedOut: result.shell.timedOut }
+          ? {
+              command: result.shell.command,
+              exitCode: result.shell.exitCode,
+              timedOut: result.shell.timedOut,
+              limitHit: result.shell.limitHit,
+            }
           : undefined,
       };
     },

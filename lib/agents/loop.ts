@@ -5,6 +5,7 @@
  */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
+import type { ResourceLimit } from "@/lib/runner/sandbox-types";
 import type { ChatMessage, ChatProvider, ToolCall, ToolSpec } from "./chat";
 
 export interface ToolOutcome {
@@ -12,7 +13,7 @@ export interface ToolOutcome {
   isError: boolean;
   fileActions: { kind: "read" | "write" | "delete"; path: string }[];
   /** Set when the tool ran a shell command or Python code. */
-  shell?: { command: string; exitCode: number | null; timedOut: boolean };
+  shell?: { command: string; exitCode: number | null; timedOut: boolean; limitHit?: ResourceLimit | null };
 }
 
 export interface Toolbox {
@@ -27,7 +28,7 @@ export interface LoopLimits {
   maxObservationChars: number;
 }
 
-export type LoopExit = "finished" | "step_limit" | "timeout" | "error" | "cancelled";
+export type LoopExit = "finished" | "step_limit" | "timeout" | "error" | "cancelled" | ResourceLimit;
 
 export interface LoopResult {
   steps: TrajectoryStep[];
@@ -164,6 +165,8 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         });
       }
       messages.push({ role: "tool", callId: call.id, name: call.name, text, isError: outcome.isError });
+      // Memory, processes and disk are the run's, not the command's: past one, the run is over.
+      if (outcome.shell?.limitHit) return { ...result, exitReason: outcome.shell.limitHit };
     }
   }
 }

@@ -40,6 +40,10 @@ export const LimitsSchema = z
     wallTimeSeconds: z.number().positive().optional(),
     maxOutputBytes: z.number().int().positive().optional(),
     memoryBytes: z.number().int().positive().optional(),
+    /** Tasks (processes and threads) the agent's commands may have at once. */
+    maxProcesses: z.number().int().positive().optional(),
+    /** Disk quota of the workspace, HOME and TMPDIR together. */
+    diskBytes: z.number().int().positive().optional(),
   })
   .strict();
 
@@ -65,6 +69,8 @@ export const EXIT_REASONS = [
   "timeout",
   "output_limit",
   "memory_limit",
+  "process_limit",
+  "disk_limit",
   "error",
   "killed",
   "cancelled",

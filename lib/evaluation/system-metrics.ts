@@ -147,6 +147,8 @@ export function resourceExhaustionMetric(
     timeout: "the wall-time limit was hit",
     output_limit: "the output limit was hit",
     memory_limit: "the memory limit was hit",
+    process_limit: "the process limit was hit",
+    disk_limit: "the disk quota was hit",
   };
   if (limitReasons[input.exitReason]) evidence.push(limitReasons[input.exitReason]!);
   const failures = new Map<string, { count: number; stepIds: string[] }>();

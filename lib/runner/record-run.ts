@@ -17,7 +17,8 @@ import { createSandbox, type ProcessSandbox, type SandboxOptions } from "./sandb
 import { scanWorkspace } from "./workspace";
 
 export const DEFAULT_LIMITS = { maxSteps: 30, wallTimeSeconds: 600, maxOutputBytes: 1_000_000 };
-export type RunLimits = typeof DEFAULT_LIMITS & { memoryBytes?: number };
+export type RunLimits = typeof DEFAULT_LIMITS &
+  Pick<AgentConfig["limits"], "memoryBytes" | "maxProcesses" | "diskBytes">;
 
 /** What an agent did, as the recorder needs it. */
 export interface AgentOutcome {

@@ -14,7 +14,9 @@ import type { RunRecord } from "@/lib/bundle/write";
 import type { NormalizedTranscript } from "@/lib/transcripts/types";
 import { collectAgentFiles, OUTPUT_DIR, STDERR_FILE, STUDIO_DIR } from "./agent-files";
 import { FORWARDER_SOURCE, startModelGateway, type ModelGateway } from "./model-gateway";
-import { recordRun, type AgentOutcome, type RecordRunOptions } from "./record-run";
+import { recordRun, type AgentOutcome, type RecordRunOptions, type RunLimits } from "./record-run";
+import { resourceLimitMessage, resourceLimitsOf } from "./resource-limits";
+import type { CommandResult } from "./sandbox-types";
 import { quote as quoteArgv } from "shell-quote";
 
 /** Where the gateway's socket folder appears inside the sandbox (on its private /tmp). */
@@ -23,8 +25,6 @@ const SOCKET_MOUNT = "/tmp/.studio-gateway";
 const FORWARD_PORT = 18431;
 /** The agent's stdout transcript is capped here; past it the run stops with output_limit. */
 export const TRANSCRIPT_MAX_BYTES = 64 * 1024 * 1024;
-/** Resident-memory cap of the agent and everything it starts, unless the configuration sets one. */
-export const DEFAULT_AGENT_MEMORY_BYTES = 4 * 1024 * 1024 * 1024;
 /** The key the agent sees; the gateway swaps in the real one. */
 const PLACEHOLDER_KEY = "studio-gateway-placeholder-key";
 
@@ -46,13 +46,13 @@ export interface RunExternalOptions extends Omit<RecordRunOptions, "act" | "sand
 }
 
 function exitReasonOf(
-  result: { exitCode: number | null; timedOut: boolean; outputTruncated: boolean; memoryExceeded: boolean },
+  result: Pick<CommandResult, "timedOut" | "outputTruncated" | "limitHit">,
   gateway: ModelGateway,
   cancelled: boolean,
 ): RunManifest["exitReason"] | null {
   if (cancelled) return "cancelled";
   if (gateway.limitReached()) return "step_limit";
-  if (result.memoryExceeded) return "memory_limit";
+  if (result.limitHit) return result.limitHit;
   if (result.timedOut) return "timeout";
   if (result.outputTruncated) return "output_limit";
   return null;
@@ -117,7 +117,7 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
             {
               timeoutMs: limits.wallTimeSeconds * 1000,
               maxOutputBytes: TRANSCRIPT_MAX_BYTES,
-              maxRssBytes: limits.memoryBytes ?? DEFAULT_AGENT_MEMORY_BYTES,
+              ...resourceLimitsOf(limits),
             },
             launch.env,
           );
@@ -185,18 +185,16 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
   }
 }
 
-function limitMessage(
-  reason: RunManifest["exitReason"],
-  limits: { maxSteps: number; wallTimeSeconds: number },
-  peakRss: number | null,
-): string {
+function limitMessage(reason: RunManifest["exitReason"], limits: RunLimits, peak: number | null): string {
   switch (reason) {
     case "step_limit":
       return `stopped at the limit of ${limits.maxSteps} model calls`;
     case "timeout":
       return `stopped at the wall-time limit of ${limits.wallTimeSeconds} s`;
     case "memory_limit":
-      return `stopped at the memory limit (peak resident memory ${peakRss === null ? "?" : Math.round(peakRss / 1048576)} MiB)`;
+    case "process_limit":
+    case "disk_limit":
+      return resourceLimitMessage(reason, limits, peak);
     case "output_limit":
       return `stopped: the transcript passed ${TRANSCRIPT_MAX_BYTES} bytes`;
     case "cancelled":

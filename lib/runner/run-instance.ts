@@ -8,6 +8,7 @@ import { runAgentLoop } from "@/lib/agents/loop";
 import type { AgentConfig } from "@/lib/bundle/schema";
 import type { RunRecord } from "@/lib/bundle/write";
 import { recordRun, type RecordRunOptions } from "./record-run";
+import { resourceLimitMessage, resourceLimitsOf } from "./resource-limits";
 
 export { DEFAULT_LIMITS } from "./record-run";
 
@@ -30,6 +31,7 @@ export async function runInstance(options: RunInstanceOptions): Promise<RunRecor
           timeoutMs: options.commandTimeoutMs ?? 60_000,
           maxOutputBytes: limits.maxOutputBytes,
           ...(limits.memoryBytes !== undefined ? { memoryBytes: limits.memoryBytes } : {}),
+          ...resourceLimitsOf(limits),
         },
       });
       const loop = await runAgentLoop({
@@ -43,7 +45,11 @@ export async function runInstance(options: RunInstanceOptions): Promise<RunRecor
         limits: { maxSteps: limits.maxSteps, wallTimeMs: limits.wallTimeSeconds * 1000, maxObservationChars: 16_000 },
         signal,
       });
-      return { ...loop, costUsd: null };
+      const limitHit =
+        loop.exitReason === "memory_limit" || loop.exitReason === "process_limit" || loop.exitReason === "disk_limit"
+          ? loop.exitReason
+          : null;
+      return { ...loop, error: limitHit ? resourceLimitMessage(limitHit, limits, null) : loop.error, costUsd: null };
     },
   });
 }

@@ -14,7 +14,22 @@ export interface CommandLimits {
    * `ulimit -v` would break the runtime's address-space reservations.
    */
   maxRssBytes?: number;
+  /**
+   * Size of the sandbox's /tmp and of its /dev/shm, bytes (default 1 GiB). Both are memory: their
+   * fill counts against `maxRssBytes`, and a full one stops the command with memory_limit.
+   */
+  tmpfsBytes?: number;
+  /** Tasks (processes and threads) the command may have at once; past it, process_limit. */
+  maxProcesses?: number;
+  /**
+   * Disk quota of the workspace, HOME and TMPDIR together, bytes: no single file may grow past it
+   * (RLIMIT_FSIZE), and the command is stopped with disk_limit once their total reaches it.
+   */
+  diskBytes?: number;
 }
+
+/** The resource limit that stopped a command (also the run's exit reason). */
+export type ResourceLimit = "memory_limit" | "process_limit" | "disk_limit";
 
 export interface CommandResult {
   exitCode: number | null;
@@ -22,8 +37,8 @@ export interface CommandResult {
   output: string;
   timedOut: boolean;
   outputTruncated: boolean;
-  /** Killed for passing `maxRssBytes`. */
-  memoryExceeded: boolean;
+  /** Stopped at (or refused past) a resource limit: memory with /tmp and /dev/shm, tasks, disk. */
+  limitHit: ResourceLimit | null;
   /** Highest resident memory seen while polling (null when not polled). */
   peakRssBytes: number | null;
   durationMs: number;

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bubblewrapAvailable, createSandbox, type ProcessSandbox } from "./sandbox";
+import { hostView } from "./sandbox-view";
 
 const LIMITS = { timeoutMs: 3_000, maxOutputBytes: 100_000 };
 const bwrap = await bubblewrapAvailable();
@@ -153,6 +154,51 @@ describe("sandbox with bubblewrap", () => {
     expect(result.output).toMatch(/umount=[1-9]/);
     expect(result.output).toMatch(/^0$/m);
     expect(result.output).toMatch(/mknod=[1-9]/);
+  });
+
+  it.skipIf(!bwrap)(
+    "shows only the allow-listed host: no /etc/shadow, /root, /home, project or other folders",
+    async () => {
+      const secret = path.join(root, "bw-view-outside");
+      await fs.mkdir(secret);
+      await fs.writeFile(path.join(secret, "key"), "secret");
+      const sandbox = await sandboxFor("bw-view", true);
+      const view = await hostView();
+      // /root holds nothing but the way to an interpreter bound from under it (a pyenv Python here).
+      const allowedInRoot = new Set(view.shown.filter((p) => p.startsWith("/root/")).map((p) => p.split("/")[2]));
+      const probes = {
+        shadow: "/etc/shadow",
+        gshadow: "/etc/gshadow",
+        sudoers: "/etc/sudoers",
+        ssh: "/root/.ssh",
+        bashrc: "/root/.bashrc",
+        home: "/home",
+        project: process.cwd(),
+        outside: secret,
+      };
+      const script = Object.entries(probes)
+        .map(([name, file]) => `test -e ${file} && echo "${name}=visible" || echo "${name}=absent"`)
+        .join("; ");
+      const result = await sandbox.run(`${script}; echo "root=$(ls -A /root 2>/dev/null | tr '\\n' ' ')"`, LIMITS);
+      for (const name of Object.keys(probes)) expect(result.output, name).toContain(`${name}=absent`);
+      const inRoot = /root=(.*)/.exec(result.output)?.[1]?.trim().split(" ").filter(Boolean) ?? [];
+      expect(inRoot.filter((name) => !allowedInRoot.has(name))).toEqual([]);
+    },
+  );
+
+  it.skipIf(!bwrap)("runs the host's python3 and node, and the usual tools, inside the view", async () => {
+    const host = execFileSync("python3", ["-c", "import sys; print(sys.prefix)"], { encoding: "utf8" }).trim();
+    const sandbox = await sandboxFor("bw-tools", true);
+    const result = await sandbox.run(
+      `python3 -c "import sys, ssl, sqlite3, json; print(sys.prefix)"; node -e "console.log('node ok')"; ` +
+        `git --version >/dev/null && echo git ok; awk 'BEGIN { print "awk ok" }'; whoami`,
+      LIMITS,
+    );
+    expect(result.exitCode, result.output).toBe(0);
+    expect(result.output).toContain(`${host}\n`);
+    expect(result.output).toContain("node ok");
+    expect(result.output).toContain("git ok");
+    expect(result.output).toContain("awk ok");
   });
 
   it.skipIf(!bwrap)("takes background processes down with the command (own PID namespace)", async () => {

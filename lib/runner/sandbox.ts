@@ -1,20 +1,23 @@
 /**
  * The command sandbox (sandbox-types.ts): `bash -lc COMMAND` in the workspace, with HOME and
- * TMPDIR inside the run folder. With bubblewrap the root file system is read-only, only the
- * workspace and the run folder are writable, /tmp is a private tmpfs, the network is cut unless
- * allowed, and the command runs in its own PID namespace (so nothing outlives it). Without
- * bubblewrap the command only gets a detached process group and the redirected HOME/TMPDIR: it
- * can write wherever the user can and reach the network. `isolated` and `description` say which.
+ * TMPDIR inside the run folder. With bubblewrap the command sees only an allow-listed view of the
+ * host (sandbox-view.ts: system folders, a few /etc files, the interpreters; not /root, /home or
+ * the project), read-only except the workspace and the run's HOME and TMPDIR; /tmp and /dev/shm
+ * are private tmpfs bounded by the memory limit, the network is cut unless allowed, and the
+ * command runs in its own PID namespace (so nothing outlives it). Resource limits (memory with the
+ * tmpfs, tasks, disk) are applied by run-command.ts. Without bubblewrap the command only gets a
+ * detached process group, the redirected HOME/TMPDIR and the same limits: it can read and write
+ * wherever the user can and reach the network. `isolated` and `description` say which.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { AppError } from "@/lib/errors/app-error";
-import { treeRssBytes } from "./process-tree";
+import { runCommand } from "./run-command";
+import { hostView, viewArgs } from "./sandbox-view";
 import type { CommandLimits, CommandResult, Sandbox, SandboxOptions } from "./sandbox-types";
 
-export type { CommandLimits, CommandResult, Sandbox, SandboxOptions } from "./sandbox-types";
+export type { CommandLimits, CommandResult, ResourceLimit, Sandbox, SandboxOptions } from "./sandbox-types";
 
 export interface ProcessSandbox extends Sandbox {
   readonly mode: "bubblewrap" | "process-group";
@@ -35,28 +38,27 @@ export interface ProcessSandbox extends Sandbox {
 export const INHERITED_ENV =
   /^(PATH|LANG|LANGUAGE|LC_[A-Z_]+|TZ|PYENV_ROOT|PYENV_VERSION|SSL_CERT_FILE|SSL_CERT_DIR|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|NODE_EXTRA_CA_CERTS|PIP_CERT|GIT_SSL_CAINFO)$/;
 
-/** Between SIGTERM and SIGKILL when a command is stopped. */
-const KILL_GRACE_MS = 500;
-/** After the shell exits, how long background processes holding its pipes may keep them. */
-const DRAIN_MS = 100;
-/** How often resident memory is polled when a command has `maxRssBytes`. */
-const RSS_POLL_MS = 250;
-
-const BWRAP_BASE = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
 // --cap-drop ALL: started by root, bubblewrap keeps root's capabilities inside, and a command could
-// unmount the tmpfs that hides the project, remount / writable, create device nodes or set the
-// host's clock (issue 5, containment).
+// unmount the tmpfs that hides a folder, remount the root writable, create device nodes or set the
+// host's clock.
 const BWRAP_FLAGS = ["--unshare-pid", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
+/** /tmp and /dev/shm, each, when the command's limits do not say (they are memory: see CommandLimits). */
+export const DEFAULT_TMPFS_BYTES = 1024 * 1024 * 1024;
+const PAGE = 4096;
 
 let bwrapProbe: Promise<boolean> | null = null;
 
-/** Whether `bwrap` is installed and allowed to create the namespaces we use (checked once per process). */
+/** Whether `bwrap` is installed and can build the view we use (checked once per process). */
 export function bubblewrapAvailable(): Promise<boolean> {
-  bwrapProbe ??= new Promise((resolve) => {
-    execFile("bwrap", [...BWRAP_BASE, "--unshare-net", ...BWRAP_FLAGS, "true"], { timeout: 10_000 }, (error) =>
-      resolve(!error),
-    );
-  });
+  bwrapProbe ??= hostView().then(
+    (view) =>
+      new Promise((resolve) => {
+        const args = viewArgs(view, { workspaceDir: "/tmp", homeDir: "/tmp", tmpDir: "/tmp", tmpfsBytes: 1 << 20 });
+        execFile("bwrap", [...args, "--unshare-net", ...BWRAP_FLAGS, "true"], { timeout: 10_000 }, (error) =>
+          resolve(!error),
+        );
+      }),
+  );
   return bwrapProbe;
 }
 
@@ -103,6 +105,20 @@ function processesInGroups(groups: Set<number>): Promise<number | null> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The shell's own limits, set before the command. RLIMIT_NPROC only where it holds: root is exempt
+ * from it, and outside a user namespace it would count every process of the user on the host;
+ * unprivileged bubblewrap always makes a user namespace, where it counts the sandbox's only.
+ */
+function ulimitLines(limits: CommandLimits, bubblewrap: boolean): string[] {
+  const lines: string[] = [];
+  if (limits.memoryBytes !== undefined) lines.push(`ulimit -v ${Math.max(1, Math.floor(limits.memoryBytes / 1024))}`);
+  if (limits.diskBytes !== undefined) lines.push(`ulimit -f ${Math.max(1, Math.floor(limits.diskBytes / 1024))}`);
+  if (limits.maxProcesses !== undefined && bubblewrap && process.getuid?.() !== 0)
+    lines.push(`ulimit -u ${limits.maxProcesses}`);
+  return lines.map((line) => `${line} || exit 125`);
+}
+
 export async function createSandbox(options: SandboxOptions): Promise<ProcessSandbox> {
   let workspaceDir: string;
   try {
@@ -118,144 +134,53 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
   await fs.mkdir(tmpDir, { recursive: true });
 
   const useBwrap = options.useBubblewrap !== false && (await bubblewrapAvailable());
+  const view = useBwrap ? await hostView() : null;
   const env = sandboxEnv(homeDir, tmpDir, options.env);
+  if (view) env.PATH = view.path;
   const groups = new Set<number>();
 
   const description = useBwrap
-    ? `bubblewrap: read-only root, writable ${workspaceDir} and ${runDir}, private /tmp, own PID namespace, ` +
+    ? `bubblewrap: only system folders, selected /etc files and the interpreters shown read-only, writable ${workspaceDir} ` +
+      `and ${runDir}/{home,tmp}, bounded private /tmp and /dev/shm, own PID namespace, ` +
       (options.allowNetwork ? "network shared with the host" : "no network")
     : `no bubblewrap (${options.useBubblewrap === false ? "disabled" : "not available"}): a process group with ` +
-      "HOME and TMPDIR in the run folder only; commands can write anywhere the user can and reach the network";
-
-  const argvOf = (script: string): string[] => {
-    if (!useBwrap) return ["bash", "-lc", script];
-    // Order matters: the tmpfs on /tmp comes before the binds, so a workspace under /tmp stays visible.
-    // Writable: the workspace, and the run's home and tmp; not the run folder itself, where the
-    // runner writes the bundle after the agent is gone (no symlink planted there can redirect it).
-    const hidden = (options.hide ?? []).flatMap((dir) => ["--tmpfs", dir]);
-    const shown = (options.readOnlyBinds ?? []).flatMap((dir) => ["--ro-bind", dir, dir]);
-    const binds = [
-      ...[...new Set([workspaceDir, homeDir, tmpDir])].flatMap((dir) => ["--bind", dir, dir]),
-      ...(options.binds ?? []).flatMap((b) => ["--bind", b.source, b.target]),
-    ];
-    const net = options.allowNetwork ? [] : ["--unshare-net"];
-    return [
-      "bwrap",
-      ...BWRAP_BASE,
-      ...hidden,
-      ...shown,
-      ...binds,
-      ...net,
-      ...BWRAP_FLAGS,
-      "--chdir",
-      workspaceDir,
-      "bash",
-      "-lc",
-      script,
-    ];
-  };
+      "HOME and TMPDIR in the run folder only; commands can read and write anywhere the user can and reach the network";
 
   const run = (command: string, limits: CommandLimits, extraEnv?: Record<string, string>): Promise<CommandResult> => {
-    const script =
-      limits.memoryBytes !== undefined
-        ? `ulimit -v ${Math.max(1, Math.floor(limits.memoryBytes / 1024))} || exit 125\n${command}`
-        : command;
-    const [file, ...args] = argvOf(script);
-    const started = performance.now();
-    return new Promise<CommandResult>((resolve, reject) => {
-      const child = spawn(file!, args, {
-        cwd: workspaceDir,
-        env: extraEnv ? { ...env, ...extraEnv } : env,
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const pgid = child.pid;
-      if (pgid !== undefined) groups.add(pgid);
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      let timedOut = false;
-      let outputTruncated = false;
-      let memoryExceeded = false;
-      let peakRssBytes: number | null = null;
-      let exitCode: number | null = null;
-      let stopping = false;
-      let settled = false;
-      const timers: NodeJS.Timeout[] = [];
-
-      const stop = () => {
-        if (stopping || pgid === undefined) return;
-        stopping = true;
-        signalGroup(pgid, "SIGTERM");
-        timers.push(setTimeout(() => signalGroup(pgid, "SIGKILL"), KILL_GRACE_MS));
-      };
-      const finish = () => {
-        if (settled) return;
-        settled = true;
-        for (const timer of timers) clearTimeout(timer);
-        child.stdout.destroy();
-        child.stderr.destroy();
-        if (pgid !== undefined && !groupAlive(pgid)) groups.delete(pgid);
-        resolve({
-          exitCode,
-          output: Buffer.concat(chunks).toString("utf8"),
-          timedOut,
-          outputTruncated,
-          memoryExceeded,
-          peakRssBytes,
-          durationMs: Math.round(performance.now() - started),
-        });
-      };
-      const onData = (chunk: Buffer) => {
-        if (outputTruncated) return;
-        const room = limits.maxOutputBytes - bytes;
-        if (chunk.length > room) {
-          if (room > 0) chunks.push(chunk.subarray(0, room));
-          bytes = limits.maxOutputBytes;
-          outputTruncated = true;
-          child.stdout.pause();
-          child.stderr.pause();
-          stop();
-          return;
-        }
-        chunks.push(chunk);
-        bytes += chunk.length;
-      };
-      child.stdout.on("data", onData);
-      child.stderr.on("data", onData);
-      timers.push(
-        setTimeout(() => {
-          timedOut = true;
-          stop();
-        }, limits.timeoutMs),
-      );
-      if (limits.maxRssBytes !== undefined && pgid !== undefined) {
-        const maxRss = limits.maxRssBytes;
-        const poll = setInterval(() => {
-          void treeRssBytes(pgid).then((rss) => {
-            peakRssBytes = Math.max(peakRssBytes ?? 0, rss);
-            if (rss > maxRss && !stopping) {
-              memoryExceeded = true;
-              stop();
-            }
-          });
-        }, RSS_POLL_MS);
-        timers.push(poll);
-      }
-      child.on("error", (error) => {
-        if (settled) return;
-        settled = true;
-        for (const timer of timers) clearTimeout(timer);
-        if (pgid !== undefined) groups.delete(pgid);
-        reject(new AppError("UNAVAILABLE", `cannot start ${file}: ${error.message}`, { cause: error }));
-      });
-      child.on("exit", (code) => {
-        exitCode = code;
-        timers.push(setTimeout(finish, DRAIN_MS));
-      });
-      child.on("close", finish);
+    const script = [...ulimitLines(limits, useBwrap), command].join("\n");
+    const tmpfsBytes = Math.ceil((limits.tmpfsBytes ?? DEFAULT_TMPFS_BYTES) / PAGE) * PAGE;
+    // Writable: the workspace, and the run's home and tmp; not the run folder itself, where the
+    // runner writes the bundle after the agent is gone (no symlink planted there can redirect it).
+    const argv = view
+      ? [
+          "bwrap",
+          ...viewArgs(view, {
+            workspaceDir,
+            homeDir,
+            tmpDir,
+            tmpfsBytes,
+            hide: options.hide,
+            readOnlyBinds: options.readOnlyBinds,
+            binds: options.binds,
+          }),
+          ...(options.allowNetwork ? [] : ["--unshare-net"]),
+          ...BWRAP_FLAGS,
+          ...["--info-fd", "3", "--block-fd", "4"],
+          ...["--chdir", workspaceDir, "bash", "-lc", script],
+        ]
+      : ["bash", "-lc", script];
+    return runCommand({
+      argv,
+      bubblewrap: view !== null,
+      cwd: workspaceDir,
+      env: extraEnv ? { ...env, ...extraEnv } : env,
+      limits,
+      tmpfsBytes,
+      diskDirs: [workspaceDir, homeDir, tmpDir],
+      onGroup: (pgid, alive) => (alive ? groups.add(pgid) : groups.delete(pgid)),
+      groupAlive,
     });
   };
-
   const killAll = async (): Promise<number> => {
     const live = new Set([...groups].filter(groupAlive));
     const left = live.size === 0 ? 0 : ((await processesInGroups(live)) ?? live.size);

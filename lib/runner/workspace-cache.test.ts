@@ -149,7 +149,7 @@ describe("createWorkspaceCache", () => {
     await cache.materialize(source(setupA), workspaceDir);
     const sandbox = await createSandbox({ workspaceDir, runDir: path.join(root, "c6-run"), hide: [cacheRoot] });
     const result = await sandbox.run(
-      `ls -A ${cacheRoot} | wc -l; echo x > pkg/mod.py; echo y > ${cacheRoot}/v1-repo1/files/pkg/mod.py`,
+      `ls -A ${cacheRoot} 2>/dev/null | wc -l; echo x > pkg/mod.py; echo y > ${cacheRoot}/v1-repo1/files/pkg/mod.py`,
       { timeoutMs: 5_000, maxOutputBytes: 10_000 },
     );
     await sandbox.killAll();

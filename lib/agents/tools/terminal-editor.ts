@@ -117,6 +117,7 @@ export function createTerminalEditorTools(context: ToolContext): ToolSet {
     }
     const notes = [
       result.outputTruncated ? `[Output cut at ${context.limits.maxOutputBytes} bytes; the command was stopped.]` : "",
+      result.limitHit ? `[The command was stopped at the run's ${result.limitHit.replace("_", " ")}.]` : "",
       `[Current working directory: ${cwd ?? dir}]`,
       result.timedOut
         ? `[The command timed out after ${timeoutMs / 1000} seconds and was stopped.]`

@@ -4,7 +4,7 @@
  * which files it read, wrote or deleted, so the runner can record them as trajectory steps.
  */
 import type { ToolSpec } from "@/lib/agents/chat";
-import type { CommandLimits, Sandbox } from "@/lib/runner/sandbox-types";
+import type { CommandLimits, ResourceLimit, Sandbox } from "@/lib/runner/sandbox-types";
 
 export interface FileAction {
   kind: "read" | "write" | "delete";
@@ -19,6 +19,8 @@ export interface ShellRecord {
   output: string;
   timedOut: boolean;
   outputTruncated: boolean;
+  /** Stopped at a resource limit of the run: the run ends with it as its exit reason. */
+  limitHit: ResourceLimit | null;
   durationMs: number;
 }
 
