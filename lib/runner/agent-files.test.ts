@@ -44,6 +44,19 @@ describe("collectAgentFiles", () => {
     expect(mentions(files.native)).toBe(false);
   });
 
+  it("lists no session file under a session folder that is a link (Gemini CLI's ~/.gemini/tmp)", async () => {
+    const dir = home("gemini");
+    const chats = path.join(hidden, "project", "chats");
+    fs.mkdirSync(chats, { recursive: true });
+    fs.writeFileSync(path.join(chats, "session-1.json"), `${SECRET}\n`);
+    fs.mkdirSync(path.join(dir, ".gemini"));
+    fs.symlinkSync(hidden, path.join(dir, ".gemini", "tmp"));
+    const adapter = externalAdapter("gemini-cli");
+    expect(await adapter.sessionFiles(dir)).toEqual([]);
+    const files = await collectAgentFiles({ homeDir: dir, adapter });
+    expect(mentions(files.native)).toBe(false);
+  });
+
   it("notes a stderr.log that is a FIFO and output files that are links, FIFOs or sockets, without blocking", async () => {
     const dir = home("command");
     const studio = path.join(dir, ".studio");

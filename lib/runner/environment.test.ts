@@ -155,3 +155,20 @@ describe("captureGit on what an agent left in .git/", () => {
     ]);
   });
 });
+
+describe("hashFolders on what an agent left in HOME", () => {
+  it("notes FIFOs and sockets without opening them and enters no linked folder", async () => {
+    const home = path.join(root, "hostile-home");
+    const hidden = path.join(root, "hostile-home-hidden");
+    await fs.mkdir(home, { recursive: true });
+    await fs.mkdir(hidden, { recursive: true });
+    await fs.writeFile(path.join(hidden, "secret.txt"), "hidden");
+    await fs.writeFile(path.join(home, "notes.txt"), "mine");
+    execFileSync("mkfifo", [path.join(home, "pipe")]);
+    await fs.symlink(hidden, path.join(home, "linked"));
+    const notes: string[] = [];
+    const files = await hashFolders([home], (p, reason) => notes.push(`${p}: ${reason}`));
+    expect(files.map((f) => path.relative(home, f.path))).toEqual(["linked", "notes.txt"]);
+    expect(notes).toEqual([`${path.join(home, "pipe")}: ${path.join(home, "pipe")} is a FIFO (not read)`]);
+  });
+});

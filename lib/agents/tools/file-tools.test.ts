@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -117,5 +118,17 @@ describe("file tools", () => {
     expect((await tools.execute("write_file", { path: "x" })).output).toMatch(
       /Invalid arguments for write_file: content/,
     );
+  });
+});
+
+describe("file tools on what a command left", () => {
+  it("read_file refuses a FIFO at once instead of blocking, and a file past the read bound", async () => {
+    execFileSync("mkfifo", [path.join(workspace, "pipe")]);
+    const fifo = await tools.execute("read_file", { path: "pipe" });
+    expect(fifo).toMatchObject({ isError: true, fileActions: [] });
+    expect(fifo.output).toMatch(/pipe is a FIFO \(not read\)/);
+    await fs.writeFile(path.join(workspace, "huge.bin"), Buffer.alloc(17 * 1024 * 1024));
+    const huge = await tools.execute("read_file", { path: "huge.bin" });
+    expect(huge.output).toMatch(/over the limit of 16777216/);
   });
 });

@@ -8,6 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { ToolSpec } from "@/lib/agents/chat";
 import {
+  readResolved,
   clip,
   messageOf,
   resolveWorkspacePath,
@@ -86,7 +87,12 @@ export function createFileTools(context: ToolContext): ToolSet {
   const handlers: { [K in ToolName]: (args: z.infer<(typeof ARGS)[K]>) => Promise<ToolResult> } = {
     async read_file({ path: p }) {
       const target = await resolveWorkspacePath(await root(), p);
-      const text = textOf(await fs.readFile(target.abs));
+      const read = await readResolved(target);
+      if (!read.ok) {
+        const shown = read.reason.replace(target.abs.slice(1), target.abs);
+        return fail(read.kind === "missing" ? `No such file or folder: ${target.abs}` : `${shown}.`);
+      }
+      const text = textOf(read.data);
       if (text === null) return fail(`${p} is not a text file.`);
       return ok(clip(text, maxChars, ` (file is ${text.length} characters)`), [{ kind: "read", path: target.rel }]);
     },

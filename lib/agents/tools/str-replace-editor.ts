@@ -10,7 +10,14 @@ import path from "node:path";
 import { z } from "zod";
 import type { ToolSpec } from "@/lib/agents/chat";
 import { AppError } from "@/lib/errors/app-error";
-import { clip, resolveWorkspacePath, textOf, type WorkspacePath, type WorkspaceRoot } from "./workspace-paths";
+import {
+  clip,
+  readResolved,
+  resolveWorkspacePath,
+  textOf,
+  type WorkspacePath,
+  type WorkspaceRoot,
+} from "./workspace-paths";
 import type { FileAction, ToolResult } from "./types";
 
 export const STR_REPLACE_EDITOR_SPEC: ToolSpec = {
@@ -74,19 +81,17 @@ function catN(content: string, descriptor: string, firstLine: number, maxChars: 
 }
 
 async function readText(target: WorkspacePath, shown: string): Promise<string> {
-  let data: Buffer;
-  try {
-    data = await fs.readFile(target.abs);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new EditorError(`The path ${shown} does not exist. Please provide a valid path.`);
-    if (code === "EISDIR")
+  const read = await readResolved(target);
+  if (!read.ok) {
+    if (read.kind === "missing")
+      throw new EditorError(`The path ${shown} does not exist. Please provide a valid path.`);
+    if (read.kind === "directory")
       throw new EditorError(
         `The path ${shown} is a directory and only the \`view\` command can be used on directories.`,
       );
-    throw error;
+    throw new EditorError(`The path ${shown} cannot be read: ${read.reason.replace(target.abs.slice(1), "it")}.`);
   }
-  const text = textOf(data);
+  const text = textOf(read.data);
   if (text === null) throw new EditorError(`The file ${shown} is not a text file.`);
   return text;
 }

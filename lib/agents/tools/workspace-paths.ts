@@ -2,12 +2,15 @@
  * Resolving a path the model named (relative to the workspace, or absolute) to a file inside the
  * workspace. Anything that leaves it, lexically (`..`, another absolute path) or through a symlink
  * (even a dangling one, even in a parent folder), is refused with an error that says why.
- * Known gap: a process still running in the workspace could swap a folder for a symlink between
- * the check and the access; the sandbox runs one command at a time, which closes it under bubblewrap.
+ * A process still running in the workspace could swap a folder for a symlink between the check
+ * and the access: reads go through `readResolved`, which refuses a link anywhere on the resolved
+ * path (and FIFOs: `mkfifo` then a read would block the agent loop forever); writes rely on the
+ * sandbox running one command at a time, which closes the gap under bubblewrap.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/lib/errors/app-error";
+import { readUntrusted, type ReadResult } from "@/lib/util/untrusted-files";
 
 export interface WorkspacePath {
   /** The real location to read or write (symlinks inside the workspace resolved). */
@@ -129,4 +132,15 @@ export function textOf(data: Buffer): string | null {
   } catch {
     return null;
   }
+}
+
+/** Files a tool reads at most (the model sees a clipped view anyway). */
+export const TOOL_READ_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a resolved file: its path is real (no links), so a link found on it now was swapped in
+ * since, and is refused; a FIFO, socket or device is refused unread; a file over the bound too.
+ */
+export function readResolved(target: WorkspacePath, maxBytes = TOOL_READ_MAX_BYTES): Promise<ReadResult> {
+  return readUntrusted("/", target.abs.slice(1), { maxBytes, refuseLarger: true });
 }
