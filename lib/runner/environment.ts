@@ -135,7 +135,9 @@ export async function hashFolders(
       async (entry) => {
         const full = path.join(dir, entry.rel);
         if (entry.kind === "symlink") {
-          const target = Buffer.from(entry.readlink());
+          const text = entry.readlink();
+          if (text === null) return; // no longer a link: replaced since it was listed
+          const target = Buffer.from(text);
           found.set(full, { size: target.length, sha256: createHash("sha256").update(target).digest("hex") });
           return;
         }

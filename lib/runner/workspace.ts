@@ -44,9 +44,13 @@ export async function scanWorkspace(dir: string, options: ScanOptions = {}): Pro
   const files: WorkspaceFiles = new Map();
   const cap = options.maxStoredFileBytes ?? DEFAULT_MAX_STORED_FILE_BYTES;
   const skip = (rel: string, reason: string) => options.onSkip?.(rel, reason);
+  /** A FIFO, socket or device: recorded empty with its mode, never opened. */
   const special = (entry: WalkEntry) => {
     const stat = entry.lstat();
-    if (stat) files.set(entry.rel, { data: Buffer.alloc(0), mode: (stat.mode & S_IFMT) | (stat.mode & 0o7777) });
+    if (!stat) return;
+    // Listed as one kind, now another (a process still at work): its content is not known.
+    if (stat.isFile() || stat.isSymbolicLink()) return skip(entry.rel, "not recorded: it changed while it was read");
+    files.set(entry.rel, { data: Buffer.alloc(0), mode: (stat.mode & S_IFMT) | (stat.mode & 0o7777) });
   };
   // Only a file over the cap costs a promise (its streamed hash): with a promise (and an lstat)
   // per file, a 5,000-file scan took ~150 ms, not ~100 (bench:runner).
@@ -57,7 +61,9 @@ export async function scanWorkspace(dir: string, options: ScanOptions = {}): Pro
       return;
     }
     if (entry.kind === "symlink") {
-      files.set(entry.rel, { data: Buffer.from(entry.readlink()), mode: S_IFLNK | 0o777 });
+      const target = entry.readlink();
+      if (target === null) return special(entry);
+      files.set(entry.rel, { data: Buffer.from(target), mode: S_IFLNK | 0o777 });
       return;
     }
     if (entry.kind !== "file") return special(entry);

@@ -30,8 +30,8 @@ export interface WalkEntry {
   lstat(): fsSync.Stats | null;
   /** Opens the entry as a regular file (no link followed, never blocking); the caller closes it. */
   open(): OpenedFile | Refusal;
-  /** A link's target, as text. */
-  readlink(): string;
+  /** A link's target, as text; null when it is no longer a link (replaced since the listing). */
+  readlink(): string | null;
 }
 
 export interface WalkOptions {
@@ -101,7 +101,13 @@ export async function walkUntrusted(
         kind,
         lstat: () => lstatSync(at(dirFd, raw), { throwIfNoEntry: false }) ?? null,
         open: () => openIn(dirFd, raw, rel),
-        readlink: () => readlinkSync(at(dirFd, raw), "utf8"),
+        readlink: () => {
+          try {
+            return readlinkSync(at(dirFd, raw), "utf8");
+          } catch {
+            return null;
+          }
+        },
       });
       if (visited) await visited;
     }
