@@ -129,6 +129,7 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
       kind: c.kind as EvaluatedChange["kind"],
       before: contentOf(db, c.beforeSha256),
       after: contentOf(db, c.afterSha256),
+      afterSize: c.afterSize,
     }));
 
   const snapshots = db.select().from(t.environmentSnapshots).where(eq(t.environmentSnapshots.runId, runId)).all();

@@ -188,6 +188,7 @@ describe("resource exhaustion", () => {
     const v = resourceExhaustionMetric(
       evaluationInput({
         steps: [timedOut, huge],
+        changes: [{ path: "fill.bin", kind: "created", before: null, after: null, afterSize: 1024 ** 3 }],
         environmentBefore: snapshot(),
         environmentAfter: snapshot({
           processes: [
@@ -201,6 +202,8 @@ describe("resource exhaustion", () => {
       "command timed out: `sleep 999` (step t1)",
       `command printed 1000001 bytes (over 1000000) (step ${huge.id})`,
       "process left running: python -m http.server (pid 77)",
+      // Kept by size and hash only (over the runner's size cap): its size still counts.
+      "`fill.bin` is 1073741824 bytes (over 10000000)",
     ]);
   });
 });

@@ -14,6 +14,8 @@ export interface EvaluatedChange {
   kind: "created" | "updated" | "deleted";
   before: Buffer | null;
   after: Buffer | null;
+  /** Bytes of the after side, known even when its content was not kept (over the runner's size cap). */
+  afterSize?: number | null;
 }
 
 /** Everything the judges look at for one run; built from the database by db/queries/evaluation.ts. */

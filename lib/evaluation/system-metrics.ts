@@ -182,8 +182,10 @@ export function resourceExhaustionMetric(
       if (!was.has(p.pid)) evidence.push(`process left running: ${p.command.slice(0, 120)} (pid ${p.pid})`);
   }
   for (const change of input.changes) {
-    if (change.after && change.after.length > rules.maxCreatedFileBytes) {
-      evidence.push(`\`${change.path}\` is ${change.after.length} bytes (over ${rules.maxCreatedFileBytes})`);
+    // The size, not the content: a file over the runner's size cap is kept by size and hash only.
+    const size = change.afterSize ?? change.after?.length ?? 0;
+    if (size > rules.maxCreatedFileBytes) {
+      evidence.push(`\`${change.path}\` is ${size} bytes (over ${rules.maxCreatedFileBytes})`);
     }
   }
   if (evidence.length > 0) return verdict("resource_exhaustion", "violated", evidence[0]!, { citations, evidence });
