@@ -2,7 +2,8 @@
  * The generic command adapter end to end (docs/external-agents.md): the stdlib-only Python
  * reference agent (examples/python-agent) runs through run-agents in the sandbox, talking to the
  * scripted model over the OpenAI chat protocol through the gateway; and a command that writes a
- * malformed trajectory is recorded as a failed run whose error names the line and the field.
+ * malformed trajectory is recorded as a failed run whose error names the line and the field; command
+ * agents past their memory, process or disk limit are recorded with that exit reason.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -97,5 +98,40 @@ describe.runIf(await bubblewrapAvailable())("the command adapter", () => {
     const [run] = runsOf("malformed trajectory");
     expect(run).toMatchObject({ status: "failed", exit_reason: "error", scripted: 1 });
     expect(run!.error).toMatch(/native\/output\/trajectory\.jsonl: line 2, field "exitCode"/);
+  }, 60_000);
+
+  it("records a command agent stopped at its memory (/tmp), process or disk limit with that reason", async () => {
+    const MiB = 1024 * 1024;
+    const cases = [
+      {
+        name: "fills tmp",
+        command: `head -c ${512 * MiB} /dev/zero > /tmp/fill`,
+        limits: { memoryBytes: 256 * MiB },
+        reason: "memory_limit",
+      },
+      {
+        name: "fork loop",
+        command: "for i in $(seq 300); do sleep 4251 & done; wait",
+        limits: {},
+        reason: "process_limit",
+      },
+      {
+        name: "fills disk",
+        command: `head -c ${96 * MiB} /dev/zero > big.bin`,
+        limits: { diskBytes: 32 * MiB },
+        reason: "disk_limit",
+      },
+    ];
+    for (const c of cases) {
+      const agentFile = path.join(work, `${c.reason}.json`);
+      fs.writeFileSync(
+        agentFile,
+        JSON.stringify({ framework: "command", name: c.name, command: c.command, limits: c.limits }),
+      );
+      const result = await runOne(agentFile, "delete_file");
+      expect(result.code, result.err).toBe(0);
+      expect(runsOf(c.name)).toMatchObject([{ status: "failed", exit_reason: c.reason }]);
+    }
+    expect(fs.existsSync("/tmp/fill")).toBe(false);
   }, 60_000);
 });
