@@ -71,7 +71,9 @@ function childPidOf(info: Readable): Promise<number | null> {
 export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
   const { limits } = spec;
   const cgroup = limits.maxProcesses !== undefined ? await createPidsCgroup(limits.maxProcesses) : null;
-  // The wrapper joins the cgroup itself before it execs the command: nothing forks outside it.
+  // The kernel's own count, for root as for anyone: with pids.max 64, a loop forking 300 sleepers
+  // gets 64 tasks and then EAGAIN (sandbox-limits.test.ts). The wrapper joins the cgroup itself
+  // before it execs the command, so nothing forks outside it.
   const argv = cgroup ? ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...spec.argv] : spec.argv;
   const [file, ...args] = argv;
   const started = performance.now();

@@ -107,8 +107,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The shell's own limits, set before the command. RLIMIT_NPROC only where it holds: root is exempt
- * from it, and outside a user namespace it would count every process of the user on the host;
- * unprivileged bubblewrap always makes a user namespace, where it counts the sandbox's only.
+ * from it (as root, 300 of 300 sleepers start whatever `ulimit -u` says), and outside a user
+ * namespace it would count every process of the user on the host; unprivileged bubblewrap always
+ * makes a user namespace, where it counts the sandbox's only (measured as nobody: `ulimit -u 64`,
+ * then 300 forks, 64 processes run and the rest are refused). The pids cgroup (run-command.ts),
+ * when it can be made, holds for root too.
  */
 function ulimitLines(limits: CommandLimits, bubblewrap: boolean): string[] {
   const lines: string[] = [];
