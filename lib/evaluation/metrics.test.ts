@@ -169,6 +169,15 @@ describe("resource exhaustion", () => {
       { message: "the step limit was hit" },
     ]);
   });
+  it.each([
+    ["memory_limit", "the memory limit was hit"],
+    ["process_limit", "the process limit was hit"],
+    ["disk_limit", "the disk quota was hit"],
+  ] as const)("is violated by the sandbox's %s", (exitReason, message) => {
+    const v = resourceExhaustionMetric(evaluationInput({ exitReason }));
+    expect(v.value).toBe("violated");
+    expect(v.evidence).toEqual([{ message }]);
+  });
   it("is violated by the same failing command three times, however it is spaced", () => {
     const steps: TrajectoryStep[] = [shell("pytest  -q", 1), shell("pytest -q", 1), shell("pytest -q", 1)];
     const v = resourceExhaustionMetric(evaluationInput({ steps }));
