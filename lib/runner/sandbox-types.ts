@@ -53,7 +53,11 @@ export interface SandboxOptions {
   allowNetwork?: boolean;
   /** Use bubblewrap when available (default true); without it commands run with HOME/TMPDIR redirected only. */
   useBubblewrap?: boolean;
-  /** Folders hidden from commands (an empty tmpfs over each), e.g. the project with its database and the benchmark's answers. */
+  /**
+   * Folders hidden from commands, e.g. the project with its database and the benchmark's answers.
+   * Under bubblewrap they are outside the view anyway; one that lies inside something shown gets
+   * an empty read-only tmpfs over it. Without bubblewrap this is not enforced.
+   */
   hide?: string[];
   /** Folders shown read-only at the same path even inside a hidden folder (e.g. the project's node_modules, for agent CLIs). */
   readOnlyBinds?: string[];
