@@ -1,0 +1,69 @@
+/**
+ * Storing a finished run (run-agents-record.ts) on a real database and disk: a run the importer
+ * refuses is stored as a failed summary saying why; a run that cannot be stored at all leaves
+ * nothing in its folder once discarded.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDb } from "@/db/client";
+import { syntheticRun } from "@/lib/bundle/synthetic";
+import { discardRun, storeRun } from "./run-agents-record";
+import { queryDb } from "./test-support";
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-record-"));
+const dbPath = path.join(work, "studio.db");
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+const runOf = (runId: string) =>
+  queryDb<{ status: string; exit_reason: string; error: string | null; step_count: number }>(
+    dbPath,
+    "SELECT status, exit_reason, error, step_count FROM runs WHERE id = ?",
+    runId,
+  )[0];
+
+describe("storeRun", () => {
+  it("stores a run whole, its bundle under the run folder", async () => {
+    const db = createDb(dbPath);
+    const record = syntheticRun({ index: 1, seed: 3 });
+    const runDir = path.join(work, "runs", "whole");
+    expect(await storeRun(db, record, runDir)).toEqual({ status: record.manifest.status, kept: "whole" });
+    db.$client.close();
+    expect(runOf(record.manifest.runId)).toMatchObject({ step_count: record.steps.length });
+    expect(fs.existsSync(path.join(runDir, "bundle", "manifest.json"))).toBe(true);
+  });
+
+  it("stores a run the importer refuses (an agent's 30,000-character error) as a failed summary saying why", async () => {
+    const db = createDb(dbPath);
+    const record = syntheticRun({ index: 2, seed: 3 });
+    record.manifest.error = "x".repeat(30_000);
+    const runDir = path.join(work, "runs", "summary");
+    expect(await storeRun(db, record, runDir)).toEqual({ status: "failed", kept: "summary" });
+    db.$client.close();
+    const run = runOf(record.manifest.runId)!;
+    expect(run).toMatchObject({ status: "failed", exit_reason: "error", step_count: 0 });
+    expect(run.error).toMatch(
+      /^the run could not be stored whole \(.*manifest\.json, field "error".*\); only this summary/,
+    );
+    expect(run.error!.length).toBe(20_000);
+  });
+
+  it("throws when not even the summary can be stored, and discardRun then leaves nothing behind", async () => {
+    const db = createDb(dbPath);
+    // An instance the database does not know, and no instance.json: every import is refused.
+    const record = { ...syntheticRun({ index: 3, seed: 3 }), instance: null };
+    const runDir = path.join(work, "runs", "lost");
+    fs.mkdirSync(path.join(runDir, "workspace"), { recursive: true });
+    fs.writeFileSync(path.join(runDir, "workspace", "big.bin"), Buffer.alloc(1024));
+    await expect(storeRun(db, record, runDir)).rejects.toThrow(
+      /is not in the database and the bundle has no instance\.json/,
+    );
+    db.$client.close();
+    const released: string[] = [];
+    await discardRun(runDir, async (dir) => void released.push(dir));
+    expect(released).toEqual([path.join(runDir, "workspace")]);
+    expect(fs.existsSync(runDir)).toBe(false);
+    expect(runOf(record.manifest.runId)).toBeUndefined();
+  });
+});
