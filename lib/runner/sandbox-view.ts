@@ -59,9 +59,15 @@ const ETC_ENTRIES = [
 /** Where commands look for programs, after the interpreters' own bin folders. */
 const SYSTEM_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
 
-export interface HostView {
-  /** bwrap arguments that build the read-only part of the view. */
+/** One bwrap mount (or link) and where it lands: mounts are applied parents first. */
+export interface Mount {
+  target: string;
   args: string[];
+}
+
+export interface HostView {
+  /** The read-only part of the view. */
+  mounts: Mount[];
   /** PATH inside the sandbox. */
   path: string;
   /** Host folders shown read-only (system folders and interpreter prefixes), for tests and descriptions. */
@@ -77,11 +83,11 @@ function lstat(file: string): fs.Stats | null {
 }
 
 /** `--ro-bind` for a file or folder, `--symlink` for a link (its target may be relative: kept as is). */
-function showArgs(file: string): string[] {
+function show(file: string): Mount[] {
   const stat = lstat(file);
   if (!stat) return [];
-  if (stat.isSymbolicLink()) return ["--symlink", fs.readlinkSync(file), file];
-  return ["--ro-bind", file, file];
+  if (stat.isSymbolicLink()) return [{ target: file, args: ["--symlink", fs.readlinkSync(file), file] }];
+  return [{ target: file, args: ["--ro-bind", file, file] }];
 }
 
 const underSystem = (dir: string) => SYSTEM_PATHS.some((s) => dir === s || dir.startsWith(`${s}/`));
@@ -112,13 +118,13 @@ export function hostView(): Promise<HostView> {
       if (!underSystem(real) && !prefixes.includes(real) && lstat(path.join(real, "bin"))?.isDirectory())
         prefixes.push(real);
     }
-    const args = [
-      ...SYSTEM_PATHS.flatMap(showArgs),
-      ...ETC_ENTRIES.flatMap((entry) => showArgs(path.join("/etc", entry))),
-      ...prefixes.flatMap((dir) => ["--ro-bind", dir, dir]),
+    const mounts = [
+      ...SYSTEM_PATHS.flatMap(show),
+      ...ETC_ENTRIES.flatMap((entry) => show(path.join("/etc", entry))),
+      ...prefixes.flatMap(show),
     ];
     const shown = [...SYSTEM_PATHS.filter((p) => lstat(p)?.isDirectory()), ...prefixes];
-    return { args, path: [...prefixes.map((p) => path.join(p, "bin")), ...SYSTEM_PATH].join(":"), shown };
+    return { mounts, path: [...prefixes.map((p) => path.join(p, "bin")), ...SYSTEM_PATH].join(":"), shown };
   })();
   return viewProbe;
 }
@@ -136,25 +142,35 @@ export interface ViewOptions {
 
 const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${root}/`);
 
-/** The mounts of one sandbox, in the order bwrap must apply them. */
+const depth = (target: string) => target.split("/").filter(Boolean).length;
+
+/** The mounts of one sandbox as bwrap arguments. */
 export function viewArgs(view: HostView, options: ViewOptions): string[] {
   const writable = [...new Set([options.workspaceDir, options.homeDir, options.tmpDir])];
   const readOnly = options.readOnlyBinds ?? [];
   const extra = options.binds ?? [];
-  // A hidden folder only needs covering where it would show through something bound; elsewhere it
-  // does not exist inside. Its cover is a small tmpfs, made read-only after the binds inside it.
+  // A hidden folder only needs covering where it would show through something mounted; elsewhere
+  // it does not exist inside. Its cover is a small tmpfs, made read-only once all is mounted.
   const roots = [...view.shown, ...readOnly, ...writable, ...extra.map((b) => b.target)];
   const hidden = (options.hide ?? []).filter((dir) => roots.some((root) => inside(dir, root)));
   const size = String(options.tmpfsBytes);
+  const tmpfs = (target: string, bytes: string): Mount => ({ target, args: ["--size", bytes, "--tmpfs", target] });
+  const mounts: Mount[] = [
+    ...view.mounts,
+    { target: "/dev", args: ["--dev", "/dev"] },
+    tmpfs("/dev/shm", size),
+    { target: "/proc", args: ["--proc", "/proc"] },
+    tmpfs("/tmp", size),
+    // Before the binds of the same depth: a cover first, then what is shown inside it.
+    ...hidden.map((dir) => tmpfs(dir, "65536")),
+    ...readOnly.map((dir) => ({ target: dir, args: ["--ro-bind", dir, dir] })),
+    ...writable.map((dir) => ({ target: dir, args: ["--bind", dir, dir] })),
+    ...extra.map((b) => ({ target: b.target, args: ["--bind", b.source, b.target] })),
+  ];
+  // Parents before what lies inside them (a workspace under /tmp after the /tmp tmpfs, a cover
+  // inside the workspace after the workspace); the sort is stable, so equal depths keep this order.
   return [
-    ...view.args,
-    ...["--dev", "/dev", "--size", size, "--tmpfs", "/dev/shm", "--proc", "/proc"],
-    // The tmpfs on /tmp comes before the binds, so a workspace under /tmp stays visible.
-    ...["--size", size, "--tmpfs", "/tmp"],
-    ...hidden.flatMap((dir) => ["--size", "65536", "--tmpfs", dir]),
-    ...readOnly.flatMap((dir) => ["--ro-bind", dir, dir]),
-    ...writable.flatMap((dir) => ["--bind", dir, dir]),
-    ...extra.flatMap((b) => ["--bind", b.source, b.target]),
+    ...mounts.sort((a, b) => depth(a.target) - depth(b.target)).flatMap((m) => m.args),
     ...hidden.flatMap((dir) => ["--remount-ro", dir]),
     // The root tmpfs holds only mount points: read-only, nothing can be written to it (it is memory).
     ...["--remount-ro", "/"],

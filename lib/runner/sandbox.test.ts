@@ -186,6 +186,22 @@ describe("sandbox with bubblewrap", () => {
     },
   );
 
+  it.skipIf(!bwrap)("covers a hidden folder inside the view with an empty read-only tmpfs", async () => {
+    const workspaceDir = path.join(root, "bw-hide-inside", "workspace");
+    const answers = path.join(workspaceDir, "answers");
+    await fs.mkdir(answers, { recursive: true });
+    await fs.writeFile(path.join(answers, "key.txt"), "secret");
+    const sandbox = await createSandbox({
+      workspaceDir,
+      runDir: path.join(root, "bw-hide-inside", "run"),
+      hide: [answers],
+    });
+    const result = await sandbox.run(`ls -A answers | wc -l; touch answers/x 2>/dev/null; echo "touch=$?"`, LIMITS);
+    expect(result.output).toMatch(/^0$/m);
+    expect(result.output).toMatch(/touch=[1-9]/);
+    expect(await fs.readFile(path.join(answers, "key.txt"), "utf8")).toBe("secret");
+  });
+
   it.skipIf(!bwrap)("runs the host's python3 and node, and the usual tools, inside the view", async () => {
     const host = execFileSync("python3", ["-c", "import sys; print(sys.prefix)"], { encoding: "utf8" }).trim();
     const sandbox = await sandboxFor("bw-tools", true);
