@@ -11,9 +11,7 @@ import { parseBundle } from "@/lib/bundle/parse";
 import type { RunManifest } from "@/lib/bundle/schema";
 import { bundleFilesOf, writeBundleFolder, type RunRecord } from "@/lib/bundle/write";
 import { removeTree } from "@/lib/runner/copy-tree";
-
-/** The manifest's error field holds at most this many characters (lib/bundle/schema.ts). */
-const MAX_ERROR_CHARS = 20_000;
+import { cutError } from "@/lib/runner/record-run";
 
 export interface StoredRun {
   status: RunManifest["status"];
@@ -40,7 +38,7 @@ export function summaryOf(record: RunRecord, problem: string): RunRecord {
       ...record.manifest,
       status: "failed",
       exitReason: "error",
-      error: error.length > MAX_ERROR_CHARS ? `${error.slice(0, MAX_ERROR_CHARS - 1)}…` : error,
+      error: cutError(error),
     },
     steps: [],
     before: new Map(),

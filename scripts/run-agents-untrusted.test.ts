@@ -187,6 +187,17 @@ describe.runIf(await bubblewrapAvailable())("what an agent leaves for the runner
     expect(secretStored()).toEqual([]);
   }, 60_000);
 
+  it("an agent's error longer than a bundle holds is cut, and the run recorded whole", async () => {
+    const result = await runCommand(
+      "long error",
+      `${STEP}; printf '{"error":"%s"}' "$(head -c 30000 /dev/zero | tr '\\0' x)" > "$STUDIO_OUTPUT_DIR/result.json"`,
+    );
+    expect(result.run).toMatchObject({ status: "failed", exit_reason: "error" });
+    expect(result.run!.error).toMatch(/^x{19999}…$/);
+    const steps = query<{ n: number }>("SELECT count(*) AS n FROM trajectory_steps WHERE run_id = ?", result.run!.id);
+    expect(steps).toEqual([{ n: 1 }]);
+  }, 60_000);
+
   it("a run whose bundle the importer refuses is recorded as failed with the reason, nothing else left on disk", async () => {
     const twice = `echo '{"id":"s1","kind":"message","role":"assistant","text":"again"}' >> "$STUDIO_OUTPUT_DIR/trajectory.jsonl"`;
     const result = await runCommand("duplicate steps", `${STEP}; ${twice}; echo x > big.bin`);

@@ -16,6 +16,11 @@ import { createNotes, RUNNER_NOTES_FILE, type RunnerNote } from "./run-notes";
 import { createSandbox, type ProcessSandbox, type SandboxOptions } from "./sandbox";
 import { scanWorkspace } from "./workspace";
 
+/** The manifest's error holds at most this many characters (lib/bundle/schema.ts). */
+const MAX_ERROR_CHARS = 20_000;
+export const cutError = (text: string) =>
+  text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
+
 export const DEFAULT_LIMITS = { maxSteps: 30, wallTimeSeconds: 600, maxOutputBytes: 1_000_000 };
 export type RunLimits = typeof DEFAULT_LIMITS &
   Pick<AgentConfig["limits"], "memoryBytes" | "maxProcesses" | "diskBytes">;
@@ -179,7 +184,8 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
     scripted: options.scripted,
     status: outcome.exitReason === "finished" ? "completed" : "failed",
     exitReason: outcome.exitReason,
-    error: outcome.error,
+    // The agent writes this text (a CLI's stderr, a command's result.json): cut to what a bundle holds.
+    error: outcome.error === null ? null : cutError(outcome.error),
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     usage: {
