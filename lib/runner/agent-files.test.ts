@@ -62,6 +62,7 @@ describe("collectAgentFiles", () => {
     const studio = path.join(dir, ".studio");
     execFileSync("mkfifo", [path.join(studio, "stderr.log")]);
     fs.writeFileSync(path.join(studio, "output", "result.json"), "{}");
+    fs.writeFileSync(path.join(studio, "output", "back\\slash.txt"), "x");
     fs.symlinkSync(path.join(hidden, "secret.jsonl"), path.join(studio, "output", "trajectory.jsonl"));
     execFileSync("mkfifo", [path.join(studio, "output", "pipe")]);
     const files = await collectAgentFiles({ homeDir: dir, adapter: externalAdapter("command") });
@@ -75,6 +76,10 @@ describe("collectAgentFiles", () => {
           reason: ".studio/output/trajectory.jsonl is a symbolic link (not followed)",
         },
         { path: ".studio/output/pipe", reason: ".studio/output/pipe is a FIFO (not read)" },
+        {
+          path: ".studio/output/back\\slash.txt",
+          reason: "not kept: its name contains a backslash (use POSIX '/' separators)",
+        },
       ]),
     );
     expect(mentions(files.native)).toBe(false);

@@ -5,6 +5,7 @@
  * FIFO or a socket there is noted, never followed or opened, and every read is bounded.
  */
 import type { ExternalAgentAdapter } from "@/lib/agents/external";
+import { explainUnsafeRelativePath } from "@/lib/bundle/paths";
 import { describeKind, readUntrusted } from "@/lib/util/untrusted-files";
 import { walkUntrusted } from "@/lib/util/untrusted-walk";
 import type { RunnerNote } from "./run-notes";
@@ -45,6 +46,9 @@ export async function collectAgentFiles(input: {
   } else if (log.kind !== "missing") note(STDERR_FILE, log.reason);
 
   const keep = async (rel: string, name: string) => {
+    // A name a bundle cannot hold (a backslash, a control character) would lose the whole run.
+    const problem = explainUnsafeRelativePath(name);
+    if (problem) return note(rel, `not kept: its name ${problem}`);
     const file = await readUntrusted(homeDir, rel, { maxBytes, refuseLarger: true });
     if (file.ok) native.set(name, file.data);
     else if (file.kind !== "missing") note(rel, `${file.reason}; not kept`);
