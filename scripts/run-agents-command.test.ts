@@ -121,6 +121,12 @@ describe.runIf(await bubblewrapAvailable())("the command adapter", () => {
         limits: { diskBytes: 32 * MiB },
         reason: "disk_limit",
       },
+      {
+        name: "fills home",
+        command: `head -c ${96 * MiB} /dev/zero > "$HOME/fill"`,
+        limits: { diskBytes: 32 * MiB },
+        reason: "disk_limit",
+      },
     ];
     for (const c of cases) {
       const agentFile = path.join(work, `${c.reason}.json`);
@@ -130,7 +136,10 @@ describe.runIf(await bubblewrapAvailable())("the command adapter", () => {
       );
       const result = await runOne(agentFile, "delete_file");
       expect(result.code, result.err).toBe(0);
-      expect(runsOf(c.name)).toMatchObject([{ status: "failed", exit_reason: c.reason }]);
+      const [run] = runsOf(c.name);
+      expect(run).toMatchObject({ status: "failed", exit_reason: c.reason });
+      // Nothing the agent wrote stays on disk: the run folder keeps its bundle only.
+      expect(fs.readdirSync(path.join(runsDir, run!.id))).toEqual(["bundle"]);
     }
     expect(fs.existsSync("/tmp/fill")).toBe(false);
   }, 60_000);

@@ -182,8 +182,8 @@ describe.runIf(await bubblewrapAvailable())("what an agent leaves for the runner
     } finally {
       db.$client.close();
     }
-    // The workspace went back to the pool; the run folder holds the bundle, HOME and TMPDIR only.
-    expect(fs.readdirSync(path.join(runsDir, runId)).sort()).toEqual(["bundle", "home", "tmp"]);
+    // The workspace went back to the pool, HOME and TMPDIR are gone: the run folder holds the bundle only.
+    expect(fs.readdirSync(path.join(runsDir, runId)).sort()).toEqual(["bundle"]);
     expect(secretStored()).toEqual([]);
   }, 60_000);
 
@@ -207,6 +207,6 @@ describe.runIf(await bubblewrapAvailable())("what an agent leaves for the runner
     expect(result.run!.error).toMatch(
       /^the run could not be stored whole \(.*duplicate step id "s1".*\); only this summary/,
     );
-    expect(fs.readdirSync(path.join(runsDir, result.run!.id)).sort()).toEqual(["bundle", "home", "tmp"]);
+    expect(fs.readdirSync(path.join(runsDir, result.run!.id)).sort()).toEqual(["bundle"]);
   }, 60_000);
 });

@@ -260,8 +260,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
             // A bubblewrap run leaves no process behind that could still write to its workspace, so
             // the workspace is reset and pooled for the next run on this repository.
             const workspaceDir = path.join(runDir, "workspace");
-            if (!args["keep-workspaces"])
+            if (!args["keep-workspaces"]) {
               await (args["allow-unsandboxed"] ? removeTree(workspaceDir) : workspaces.release(workspaceDir));
+              // HOME and TMPDIR hold what the agent wrote outside its workspace (up to its disk
+              // quota); the files the run needs from there are in the bundle's native/ already.
+              await Promise.all(["home", "tmp"].map((dir) => removeTree(path.join(runDir, dir))));
+            }
             if (stored.status === "completed") outcomes.completed += 1;
             else outcomes.failed += 1;
             progress.tick(stored.status !== "completed");
