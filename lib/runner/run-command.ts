@@ -4,7 +4,7 @@
  * sandbox is started blocked (--block-fd) until its /tmp and /dev/shm are held open from here, so
  * a command that fills them and exits within one poll is still seen to have hit its memory limit.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { performance } from "node:perf_hooks";
 import { AppError } from "@/lib/errors/app-error";
@@ -68,13 +68,30 @@ function childPidOf(info: Readable): Promise<number | null> {
   });
 }
 
+let pdeathsigProbe: Promise<boolean> | null = null;
+
+/** Whether util-linux's setpriv can set a parent-death signal here (checked once per process). */
+function parentDeathSignalWorks(): Promise<boolean> {
+  pdeathsigProbe ??= new Promise((resolve) => {
+    execFile("setpriv", ["--pdeathsig", "KILL", "--", "true"], { timeout: 10_000 }, (error) => resolve(!error));
+  });
+  return pdeathsigProbe;
+}
+
 export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
   const { limits } = spec;
   const cgroup = limits.maxProcesses !== undefined ? await createPidsCgroup(limits.maxProcesses) : null;
   // The kernel's own count, for root as for anyone: with pids.max 64, a loop forking 300 sleepers
   // gets 64 tasks and then EAGAIN (sandbox-limits.test.ts). The wrapper joins the cgroup itself
   // before it execs the command, so nothing forks outside it.
-  const argv = cgroup ? ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...spec.argv] : spec.argv;
+  const inCgroup = cgroup
+    ? ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...spec.argv]
+    : spec.argv;
+  // The sandbox dies with this process, however it ends: killed with SIGKILL while the sandbox was
+  // still blocked on --block-fd, bwrap read EOF, ran the command anyway and outlived us (2 processes
+  // left per such run without this, none with it: sandbox-orphan.test.ts). bwrap's
+  // --die-with-parent then takes the namespace down with it.
+  const argv = (await parentDeathSignalWorks()) ? ["setpriv", "--pdeathsig", "KILL", "--", ...inCgroup] : inCgroup;
   const [file, ...args] = argv;
   const started = performance.now();
   const child = spawn(file!, args, {
