@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelProtocol } from "@/lib/agents/external/types";
-import { startModelGateway, type ModelGateway } from "./model-gateway";
+import { MAX_REQUEST_BYTES, startModelGateway, type ModelGateway } from "./model-gateway";
 
 interface Seen {
   method: string;
@@ -161,6 +161,37 @@ describe("the model gateway", () => {
         [200, true],
         [403, false],
         [429, false],
+      ]);
+    } finally {
+      await gateway.close();
+    }
+  });
+  it("refuses a request body over the bound, said in its length or sent chunked, and never forwards it whole", async () => {
+    const { gateway } = await gatewayFor("anthropic");
+    try {
+      const big = Buffer.alloc(MAX_REQUEST_BYTES + 1, 0x20);
+      const post = (chunked: boolean) =>
+        new Promise<number>((resolve) => {
+          const headers = chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(big.length) };
+          const req = http.request(
+            { socketPath: gateway.socketPath, method: "POST", path: "/v1/messages", headers },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
+          req.on("error", () => resolve(-1)); // the gateway may cut the upload off before answering
+          for (let at = 0; at < big.length; at += 1024 * 1024) req.write(big.subarray(at, at + 1024 * 1024));
+          req.end();
+        });
+      const before = seen.length;
+      expect(await post(false)).toBe(413);
+      expect(seen.length).toBe(before);
+      expect([413, -1]).toContain(await post(true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(gateway.calls.map((c) => [c.status, c.refused])).toEqual([
+        [413, "body too large"],
+        [413, "body too large"],
       ]);
     } finally {
       await gateway.close();

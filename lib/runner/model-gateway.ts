@@ -67,6 +67,12 @@ const DROPPED_HEADERS = new Set([
   "api-key",
 ]);
 
+/**
+ * The largest request body forwarded: a full 1M-token context is about 4 MiB of JSON, images
+ * included rarely more; past this the call is refused (413) and never reaches upstream whole.
+ */
+export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+
 /** Refused requests logged at most (an agent looping on a refused call must not fill memory). */
 const MAX_REFUSED_LOGGED = 1000;
 
@@ -118,6 +124,11 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       record({ status: 429, requestBytes: 0, responseBytes: sent, modelCall: false });
       return;
     }
+    if (Number(req.headers["content-length"] ?? 0) > MAX_REQUEST_BYTES) {
+      const sent = refuse(413, "too_large", `model gateway: request body over ${MAX_REQUEST_BYTES} bytes`);
+      record({ status: 413, requestBytes: 0, responseBytes: sent, modelCall: false, refused: "body too large" });
+      return;
+    }
     modelCalls += 1;
     const target = upstreamUrl(options.upstream, route.path, route.search);
     const headers: http.OutgoingHttpHeaders = {};
@@ -141,7 +152,9 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       answer.pipe(res);
       answer.on("end", () => record({ status, requestBytes, responseBytes }));
     });
+    let tooLarge = false;
     upstream.on("error", (error) => {
+      if (tooLarge) return void record({ status: 413, requestBytes, responseBytes: 0, refused: "body too large" });
       if (!res.headersSent) {
         res
           .writeHead(502, { "content-type": "application/json", connection: "close" })
@@ -149,7 +162,21 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       } else res.destroy();
       record({ status: 502, requestBytes, responseBytes: 0 });
     });
-    req.on("data", (chunk: Buffer) => (requestBytes += chunk.length));
+    req.on("data", (chunk: Buffer) => {
+      requestBytes += chunk.length;
+      if (requestBytes <= MAX_REQUEST_BYTES) return;
+      // A chunked body with no length said: cut it off here, upstream gets no complete request.
+      if (tooLarge) return;
+      tooLarge = true;
+      req.unpipe(upstream);
+      upstream.destroy();
+      if (!res.headersSent) {
+        res
+          .writeHead(413, { "content-type": "application/json", connection: "close" })
+          .end(JSON.stringify({ error: { message: `model gateway: request body over ${MAX_REQUEST_BYTES} bytes` } }));
+      }
+      req.destroy();
+    });
     req.pipe(upstream);
     res.on("close", () => upstream.destroy());
   };
