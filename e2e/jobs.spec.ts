@@ -50,7 +50,8 @@ test("signed out or as an annotator: no jobs page, and the queue action refuses 
   await expect(page).toHaveURL(/\/login\?next=%2Fjobs$/);
   await expect(page.getByTestId("job")).toHaveCount(0);
 
-  await signIn(page, "ann1", "/jobs");
+  await signIn(page, "ann1");
+  await page.goto("/jobs");
   await expect(page).toHaveURL(/\/login\?next=%2Fjobs&reason=role$/);
   await expect(page.getByTestId("role-denied")).toBeVisible();
 
