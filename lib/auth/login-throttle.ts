@@ -22,7 +22,9 @@
  * attacker fresh guesses at another.
  *
  * State lives in memory, per server process, and is forgotten on restart (a restart also ends
- * every backoff). Each map keeps at most `maxEntries` keys, dropping the least recently touched.
+ * every backoff). Each map keeps at most `maxEntries` keys, dropping the least recently touched:
+ * after 200,000 attempts from distinct accounts and addresses the two full maps hold ~5 MB of
+ * heap, at ~15 µs per attempt (measured on the 2-core lab machine).
  */
 export interface ThrottleOptions {
   freeFailures: number;
