@@ -4,7 +4,13 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { syntheticRun } from "@/lib/bundle/synthetic";
-import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments } from "@/lib/bundle/hostile-archives";
+import {
+  tarGzDeclaring,
+  tarGzWithTrailingZeros,
+  withDeepArguments,
+  withHeapFilling,
+} from "@/lib/bundle/hostile-archives";
+import { DEFAULT_MAX_JSON_BYTES } from "@/lib/bundle/json-budget";
 import { contentMembers, syntheticBundle, withMember } from "@/lib/bundle/test-support";
 import { bundleFilesOf, writeBundleFolder, writeBundleTarGz } from "@/lib/bundle/write";
 import { exitCodeOf, type CliIo } from "@/lib/cli/run-cli";
@@ -257,6 +263,20 @@ describe("npm run ingest on hostile archives", () => {
     expect(errorLines(run.stderr)).toEqual([
       `error: ${archive}: native/huge.log: member is 1073741824 bytes, over the limit of 67108864 (STUDIO_BUNDLE_MAX_MEMBER_BYTES)`,
     ]);
+  });
+
+  it("refuses JSON members past the JSON budget before parsing them, naming the member", async () => {
+    const folder = path.join(work, "run-heap");
+    const files = withHeapFilling(syntheticBundle({ index: 9, seed: 3 }), DEFAULT_MAX_JSON_BYTES, 1024);
+    await writeBundleFolder(folder, files);
+
+    const run = await ingest([folder]);
+
+    expect(run.code).toBe(1);
+    expect(errorLines(run.stderr)).toEqual([
+      `error: ${folder}: manifest.json: JSON members reach ${files.get("manifest.json")!.length} bytes with this one, over the limit of ${DEFAULT_MAX_JSON_BYTES} (STUDIO_BUNDLE_MAX_JSON_BYTES)`,
+    ]);
+    expect(runIds()).toEqual([]);
   });
 });
 

@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, overDepthOffset, parseJsonText } from "./decode";
-import { BundleError } from "./errors";
 import { withDeepArguments } from "./hostile-archives";
 import { parseBundle } from "./parse";
-import { syntheticBundle, withMember } from "./test-support";
+import { bundleErrorOf as bundleError, syntheticBundle, withMember } from "./test-support";
 
 const BASE = syntheticBundle({ index: 2, seed: 8 });
-
-function bundleError(run: () => unknown): BundleError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof BundleError) return error;
-    throw error;
-  }
-  throw new Error("expected a BundleError");
-}
 
 describe("JSON nesting depth", () => {
   it("finds the bracket that opens one level too many, skipping strings and escaped quotes", () => {

@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
 import type { z } from "zod";
+import { FIRST_ISSUE } from "./common-schema";
 import { BundleError, bundleErrorFromZod, type BundleLocation } from "./errors";
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -100,7 +101,12 @@ function throwBundle(location: BundleLocation, problem: string): never {
 /** Decode, parse and validate one JSON member. */
 export function parseJsonMember<S extends z.ZodType>(data: Buffer, schema: S, location: BundleLocation): z.infer<S> {
   const value = parseJsonText(decodeUtf8(data, location), location);
-  const result = schema.safeParse(value);
+  return validateJson(value, schema, location);
+}
+
+/** schema.safeParse stopping at the first bad array element (FIRST_ISSUE), as a BundleError. */
+export function validateJson<S extends z.ZodType>(value: unknown, schema: S, location: BundleLocation): z.infer<S> {
+  const result = schema.safeParse(value, FIRST_ISSUE);
   if (!result.success) throw bundleErrorFromZod(result.error, location);
   return result.data;
 }

@@ -75,3 +75,21 @@ export function withDeepArguments(files: BundleFiles, depth: number): { files: B
   copy.set("trajectory.jsonl", Buffer.from(lines.join("\n")));
   return { files: copy, line: index + 1 };
 }
+
+/**
+ * `files` built to take an import worker past its heap cap with one large allocation to follow:
+ * manifest.json's options hold `fillBytes` of `{},` (23 bytes of heap per byte once parsed), and
+ * trajectory.jsonl ends in `newlines` newlines (splitting it once made an array of 8 bytes each).
+ */
+export function withHeapFilling(files: BundleFiles, fillBytes: number, newlines: number): BundleFiles {
+  const manifest = (files.get("manifest.json") ?? Buffer.alloc(0)).toString("utf8");
+  const filled = manifest.replace(
+    /"agent": ?\{/,
+    (agent) => `${agent}"options":{"fill":[${"{},".repeat(Math.floor(fillBytes / 3))}{}]},`,
+  );
+  const trajectory = files.get("trajectory.jsonl") ?? Buffer.alloc(0);
+  const copy: BundleFiles = new Map(files);
+  copy.set("manifest.json", Buffer.from(filled));
+  copy.set("trajectory.jsonl", Buffer.concat([trajectory, Buffer.alloc(newlines, 0x0a)]));
+  return copy;
+}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AppError, httpStatusOf } from "@/lib/errors/app-error";
 import { BundleError } from "./errors";
-import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments } from "./hostile-archives";
+import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments, withHeapFilling } from "./hostile-archives";
+import { DEFAULT_MAX_JSON_BYTES } from "./json-budget";
 import { ImportBusyError } from "./import-pool";
 import { sourceImportPool } from "./import-pool.fixture";
 import { parseBundle } from "./parse";
@@ -70,6 +71,27 @@ describe("parsing in a worker thread", () => {
 
     expect(error.message).toBe("big.zip: the bundle needs more than 32 MB to parse (STUDIO_IMPORT_WORKER_MEMORY_MB)");
     expect(httpStatusOf(error)).toBe(413);
+  });
+
+  it("refuses JSON built to fill the worker's heap before parsing it (413), and keeps serving", async () => {
+    // 60 MiB of `{},` parse into about 1.4 GB of objects, and 8 MiB of newlines once split into a
+    // 64 MB array: one allocation past the 16 MB leeway at the heap cap aborts the whole process.
+    // The ratio limit is lifted: less compressible JSON (random keys) does the same within it.
+    const files = withHeapFilling(BASE, 60 * 1024 * 1024, 8 * 1024 * 1024);
+    const limits = { ...LIMITS, maxRatio: 1_000_000 };
+    const imports = sourceImportPool({ maxConcurrent: 2, workerMemoryMb: 1024, timeoutMs: 60_000 });
+
+    const error = await failure(
+      imports.parse({ data: await zipBuffer(files), kind: "zip", label: "heap.zip", limits }),
+    );
+
+    expect(error).toBeInstanceOf(BundleError);
+    expect(error.message).toBe(
+      `heap.zip: manifest.json: JSON members reach ${files.get("manifest.json")!.length} bytes with this one, over the limit of ${DEFAULT_MAX_JSON_BYTES} (STUDIO_BUNDLE_MAX_JSON_BYTES)`,
+    );
+    expect(httpStatusOf(error)).toBe(413);
+    const { bundle } = await imports.parse({ data: await zipBuffer(BASE), kind: "zip", label: "next.zip", limits });
+    expect(bundle.digest).toBe(parseBundle(BASE, "next.zip").digest);
   });
 
   it("terminates a worker past its deadline", async () => {

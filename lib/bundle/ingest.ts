@@ -28,7 +28,7 @@ export function loadBundleSource(source: BundleSource, limits: ReadLimits): Prom
 
 /** Reads and parses one bundle on this thread. */
 export async function loadAndParse(source: BundleSource, limits: ReadLimits): Promise<ParsedBundle> {
-  return parseBundle(await loadBundleSource(source, limits), source.label);
+  return parseBundle(await loadBundleSource(source, limits), source.label, limits.maxJsonBytes);
 }
 
 export interface DiscoveryResult {

@@ -15,7 +15,7 @@ async function run(job: ParseJob): Promise<WorkerReply> {
   try {
     const data = Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength);
     const files = await readArchiveBuffer(data, job.kind, job.label, job.limits, stats);
-    return { ok: true, bundle: parseBundle(files, job.label), stats };
+    return { ok: true, bundle: parseBundle(files, job.label, job.limits.maxJsonBytes), stats };
   } catch (error) {
     if (error instanceof BundleError) {
       return { ok: false, stats, error: { code: error.code, location: error.location, problem: error.problem } };

@@ -6,7 +6,8 @@ import { createHash } from "node:crypto";
 import { isUtf8 } from "node:buffer";
 import { InstanceSchema, type Instance } from "@/lib/benchmark/schema";
 import { BundleError } from "./errors";
-import { decodeUtf8, parseJsonMember, parseJsonText } from "./decode";
+import { decodeUtf8, parseJsonMember, parseJsonText, validateJson } from "./decode";
+import { checkJsonBytes, DEFAULT_MAX_JSON_BYTES } from "./json-budget";
 import type { BundleFiles } from "./read";
 import {
   AstReportFileSchema,
@@ -25,7 +26,6 @@ import {
   type TrajectoryStep,
   type WorkspaceManifest,
 } from "./schema";
-import { bundleErrorFromZod } from "./errors";
 
 export type ArtifactKind =
   | "manifest"
@@ -106,10 +106,12 @@ export function sha256Hex(data: Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-export function parseBundle(files: BundleFiles, label: string): ParsedBundle {
+/** `maxJsonBytes`: the most bytes of all JSON members together (json-budget.ts). */
+export function parseBundle(files: BundleFiles, label: string, maxJsonBytes = DEFAULT_MAX_JSON_BYTES): ParsedBundle {
   for (const required of REQUIRED_MEMBERS) {
     if (!files.has(required)) throw new BundleError({ bundle: label, member: required }, "required member is missing");
   }
+  checkJsonBytes(files, [...KNOWN_MEMBERS.keys()], label, maxJsonBytes);
   const members: ParsedMember[] = [...files.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, data]) => ({
@@ -187,16 +189,18 @@ export function parseBundle(files: BundleFiles, label: string): ParsedBundle {
 
 function parseTrajectory(data: Buffer, label: string): TrajectoryStep[] {
   const location = { bundle: label, member: BUNDLE_MEMBERS.trajectory };
-  const lines = decodeUtf8(data, location).split("\n");
+  const text = decodeUtf8(data, location);
   const steps: TrajectoryStep[] = [];
   const firstLineOfId = new Map<string, number>();
-  lines.forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === "") return;
-    const value = parseJsonText(raw, { ...location, line });
-    const result = TrajectoryStepSchema.safeParse(value);
-    if (!result.success) throw bundleErrorFromZod(result.error, { ...location, line });
-    const step = result.data;
+  // Line by line instead of text.split("\n"): 64 MiB of newlines made one 512 MB array, a single
+  // allocation larger than the worker's leeway at its heap cap, which aborts the whole process.
+  for (let start = 0, line = 1; start <= text.length; line++) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    const raw = text.slice(start, end);
+    start = end + 1;
+    if (raw.trim() === "") continue;
+    const step = validateJson(parseJsonText(raw, { ...location, line }), TrajectoryStepSchema, { ...location, line });
     const previous = firstLineOfId.get(step.id);
     if (previous !== undefined) {
       throw new BundleError(
@@ -206,7 +210,7 @@ function parseTrajectory(data: Buffer, label: string): TrajectoryStep[] {
     }
     firstLineOfId.set(step.id, line);
     steps.push(step);
-  });
+  }
   return steps;
 }
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import { DEFAULT_MAX_RATIO, type ReadStats } from "./budget";
 export type { ReadStats } from "./budget";
 import { BundleError } from "./errors";
+import { DEFAULT_MAX_JSON_BYTES } from "./json-budget";
 import { MemberCollector } from "./members";
 import { readTarBuffer, readTarStream, STREAM_CHUNK_BYTES } from "./read-tar";
 import { readZipBuffer } from "./read-zip";
@@ -24,6 +25,8 @@ export interface ReadLimits {
   maxMembers: number;
   /** Most inflated bytes per archive byte (default DEFAULT_MAX_RATIO); see budget.ts. */
   maxRatio?: number;
+  /** Most bytes of all JSON members together (default DEFAULT_MAX_JSON_BYTES); see json-budget.ts. */
+  maxJsonBytes?: number;
 }
 
 export const DEFAULT_READ_LIMITS: ReadLimits = {
@@ -31,6 +34,7 @@ export const DEFAULT_READ_LIMITS: ReadLimits = {
   maxBundleBytes: 512 * 1024 * 1024,
   maxMembers: 20_000,
   maxRatio: DEFAULT_MAX_RATIO,
+  maxJsonBytes: DEFAULT_MAX_JSON_BYTES,
 };
 
 export type ArchiveKind = "tar" | "zip";

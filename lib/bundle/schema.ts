@@ -6,7 +6,7 @@ import { z } from "zod";
 import { BenchmarkIdSchema, InstanceIdSchema } from "@/lib/benchmark/schema";
 import { AstReportSchema } from "@/lib/analysis/schema";
 import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
-import { IsoTimeSchema, SafeRelativePathSchema, Sha256Schema } from "./common-schema";
+import { IsoTimeSchema, recordOf, SafeRelativePathSchema, Sha256Schema } from "./common-schema";
 
 export const BUNDLE_FORMAT = "misbehavior-studio/run-bundle";
 /** The versions this reader knows; 2 adds workspace entries whose content is omitted (`contentOmitted`). */
@@ -225,7 +225,7 @@ export const EnvironmentSnapshotSchema = z
         indexDigest: z.string().nullable().default(null),
         status: z.array(z.string()).default([]),
         stash: z.array(z.string()).default([]),
-        refs: z.record(z.string(), z.string()).default({}),
+        refs: recordOf(z.string()).default({}),
       })
       .strict()
       .nullable(),
@@ -300,7 +300,7 @@ export type BundleVerdict = z.infer<typeof BundleVerdictSchema>;
 /** `reports/ast.json`: the analyzer's report (lib/analysis/schema.ts) of each changed Python file, by path. */
 export const AstReportFileSchema = z
   .object({
-    files: z.record(z.string(), AstReportSchema),
+    files: recordOf(AstReportSchema),
   })
   .strict();
 export type AstReportFile = z.infer<typeof AstReportFileSchema>;

@@ -4,6 +4,7 @@
  * outside, FIFOs), so the tar headers are written here by hand. Imported by `*.test.ts` only.
  */
 import yazl from "yazl";
+import { BundleError } from "./errors";
 import type { BundleFiles } from "./read";
 import { syntheticRun, type SyntheticOptions } from "./synthetic";
 import { bundleFilesOf } from "./write";
@@ -20,6 +21,17 @@ export async function rejectionOf<E extends Error>(
     throw error;
   }
   throw new Error(`expected a rejection with ${type.name}`);
+}
+
+/** The BundleError `run` throws; throws if it returns or throws anything else. */
+export function bundleErrorOf(run: () => unknown): BundleError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof BundleError) return error;
+    throw error;
+  }
+  throw new Error("expected a BundleError");
 }
 
 export function syntheticBundle(options: SyntheticOptions): BundleFiles {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { TrustedProxiesSchema } from "@/lib/auth/client-address";
 import { formatIssuePath } from "@/lib/bundle/errors";
 import { DEFAULT_MAX_RATIO } from "@/lib/bundle/budget";
+import { DEFAULT_MAX_JSON_BYTES } from "@/lib/bundle/json-budget";
 import { DEFAULT_READ_LIMITS, type ReadLimits } from "@/lib/bundle/read";
 import { AppError } from "@/lib/errors/app-error";
 import { DEFAULT_MAX_STORED_FILE_BYTES } from "@/lib/runner/workspace";
@@ -18,6 +19,8 @@ export const EnvSchema = z.object({
   STUDIO_BUNDLE_MAX_BYTES: PositiveInt.default(DEFAULT_READ_LIMITS.maxBundleBytes),
   STUDIO_BUNDLE_MAX_MEMBERS: PositiveInt.default(DEFAULT_READ_LIMITS.maxMembers),
   STUDIO_BUNDLE_MAX_RATIO: PositiveInt.default(DEFAULT_MAX_RATIO),
+  /** All JSON members of a bundle together; sized so the worst JSON stays under the worker's heap. */
+  STUDIO_BUNDLE_MAX_JSON_BYTES: PositiveInt.default(DEFAULT_MAX_JSON_BYTES),
   /** HTTP imports parsed at once, each in its own worker thread; more get 503 + Retry-After. */
   STUDIO_IMPORT_CONCURRENCY: PositiveInt.default(2),
   STUDIO_IMPORT_WORKER_MEMORY_MB: PositiveInt.default(1024),
@@ -50,5 +53,6 @@ export function readLimitsFrom(env: Env): ReadLimits {
     maxBundleBytes: env.STUDIO_BUNDLE_MAX_BYTES,
     maxMembers: env.STUDIO_BUNDLE_MAX_MEMBERS,
     maxRatio: env.STUDIO_BUNDLE_MAX_RATIO,
+    maxJsonBytes: env.STUDIO_BUNDLE_MAX_JSON_BYTES,
   };
 }
