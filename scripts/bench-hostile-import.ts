@@ -17,6 +17,7 @@ import {
   tarGzWithTrailingZeros,
   tarGzWithZeroMembers,
   withDeepArguments,
+  withHeapFilling,
   zipOfZeros,
 } from "@/lib/bundle/hostile-archives";
 import { holdUpload, postArchive, type ImportAnswer } from "@/lib/bundle/import-probe";
@@ -66,6 +67,12 @@ const CASES: Case[] = [
     name: "JSON nested 10,000 deep",
     build: () => zipBuffer(withDeepArguments(bundle(5), 10_000).files),
     expect: 422,
+  },
+  {
+    // A plain tar, so the ratio limit does not refuse it first: the JSON budget must.
+    name: "JSON to fill the worker's heap: 60 MiB of {}, and 8 MiB of newlines",
+    build: () => tarBuffer(tarEntriesOf(withHeapFilling(bundle(6), 60 * MiB, 8 * MiB))),
+    expect: 413,
   },
 ];
 
