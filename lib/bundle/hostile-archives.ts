@@ -1,7 +1,8 @@
 /**
  * Hostile archives, built cheaply at any size, for the tests of the reading limits and for
  * `npm run bench:hostile-import`: zeros after a valid archive's end, a member header declaring a
- * gigabyte, a zip of zero-filled members, and JSON nested thousands of levels deep.
+ * gigabyte, a zip of zero-filled members, JSON nested thousands of levels deep, and JSON built to
+ * fill an import worker's heap.
  */
 import zlib from "node:zlib";
 import type { BundleFiles } from "./read";
