@@ -79,7 +79,7 @@ export function withDeepArguments(files: BundleFiles, depth: number): { files: B
 
 /**
  * `files` built to take an import worker past its heap cap with one large allocation to follow:
- * manifest.json's options hold `fillBytes` of `{},` (23 bytes of heap per byte once parsed), and
+ * manifest.json's options hold `fillBytes` of `{},` (25 bytes of heap per byte once parsed), and
  * trajectory.jsonl ends in `newlines` newlines (splitting it once made an array of 8 bytes each).
  */
 export function withHeapFilling(files: BundleFiles, fillBytes: number, newlines: number): BundleFiles {
