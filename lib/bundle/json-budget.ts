@@ -6,7 +6,7 @@
  * 5.7, a trajectory of newlines 4.7. (Before validation stopped at the first bad element, `{},`
  * in workspace/after.json's files took 683: four zod issues each.) At its heap cap a worker gets
  * 16 MB of leeway, and one larger allocation then aborts the whole server process, not just the
- * worker: under a 256 MB cap, 10 MiB of `{},` in manifest.json and a trajectory of 60 MiB of
+ * worker: under a 256 MB cap, 12 MiB of `{},` in manifest.json and a trajectory of 60 MiB of
  * newlines (split into one array) ended the process with exit code 134. So the JSON members
  * together (not files/ or native/, which stay bytes) are held to a total whose worst case stays
  * far below the worker's cap: 24 MiB x 25 = 600 MB under 1024 MB. The project's own largest
