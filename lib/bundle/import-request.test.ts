@@ -32,4 +32,17 @@ describe("reading an import's body", () => {
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.message).toBe("the request body was cut off before its end");
   });
+  it("with a declared length, fills one buffer of its own (moved to the worker without a copy)", async () => {
+    const body = await readBodyCapped(bodyOf([Buffer.from("ab"), Buffer.from("cd")]), 10, 4);
+    expect(body.toString()).toBe("abcd");
+    expect(body.byteOffset === 0 && body.byteLength === body.buffer.byteLength).toBe(true);
+    // A body longer or shorter than said is still read whole and right.
+    expect((await readBodyCapped(bodyOf([Buffer.from("ab"), Buffer.from("cd")]), 10, 3)).toString()).toBe("abcd");
+    expect((await readBodyCapped(bodyOf([Buffer.from("ab")]), 10, 5)).toString()).toBe("ab");
+  });
+
+  it("refuses a declared length over the limit before reading anything", async () => {
+    const error = await rejectionOf(readBodyCapped(bodyOf([Buffer.alloc(1)]), 10, 11), AppError);
+    expect(error.code).toBe("TOO_LARGE");
+  });
 });

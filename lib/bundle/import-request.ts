@@ -24,8 +24,19 @@ export function archiveKindOfBytes(data: Buffer): ArchiveKind | null {
 }
 
 /** Reads a request body up to `limit` bytes; stops reading and fails as soon as it is over. */
-export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer> {
+export async function readBodyCapped(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+  declaredLength?: number,
+): Promise<Buffer> {
   if (!body) throw new AppError("INVALID_INPUT", "empty request body: send one bundle archive (.tar.gz or .zip)");
+  if (declaredLength !== undefined && declaredLength > limit) {
+    throw new AppError("TOO_LARGE", `request body exceeds ${limit} bytes (STUDIO_BUNDLE_MAX_BYTES)`);
+  }
+  // With a length said, chunks are copied into one buffer as they come, so the body is held once,
+  // not twice (chunks, then their concatenation): a 71 MB upload peaked 131 MiB over the server's
+  // RSS that way. Its own memory, so it moves to the import worker without a copy.
+  let whole: Buffer | null = declaredLength ? Buffer.allocUnsafeSlow(declaredLength) : null;
   const chunks: Buffer[] = [];
   let total = 0;
   const reader = body.getReader();
@@ -35,13 +46,19 @@ export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, li
       throw new AppError("INVALID_INPUT", "the request body was cut off before its end", { cause: error });
     });
     if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
+    if (total + value.byteLength > limit) {
       await reader.cancel();
       throw new AppError("TOO_LARGE", `request body exceeds ${limit} bytes (STUDIO_BUNDLE_MAX_BYTES)`);
     }
-    chunks.push(Buffer.from(value));
+    if (whole && total + value.byteLength <= whole.length) whole.set(value, total);
+    else {
+      // Longer than said: what was filled so far becomes the first chunk.
+      if (whole) chunks.push(whole.subarray(0, total));
+      whole = null;
+      chunks.push(Buffer.from(value));
+    }
+    total += value.byteLength;
   }
   if (total === 0) throw new AppError("INVALID_INPUT", "empty request body: send one bundle archive (.tar.gz or .zip)");
-  return Buffer.concat(chunks);
+  return whole ? whole.subarray(0, total) : Buffer.concat(chunks);
 }

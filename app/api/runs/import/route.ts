@@ -41,7 +41,9 @@ export async function POST(request: Request): Promise<Response> {
     // A slot is taken before the body is read: a refused upload costs nothing.
     release = importPool(env).acquire();
     const limits = readLimitsFrom(env);
-    const data = await readBodyCapped(request.body, limits.maxBundleBytes);
+    const length = Number(request.headers.get("content-length") ?? "");
+    const declared = Number.isSafeInteger(length) && length > 0 ? length : undefined;
+    const data = await readBodyCapped(request.body, limits.maxBundleBytes, declared);
     const kind = archiveKindOfBytes(data);
     if (!kind) throw new AppError("INVALID_INPUT", "the body is not a .tar.gz, .tar or .zip archive");
     const url = new URL(request.url);
