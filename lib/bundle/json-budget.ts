@@ -15,6 +15,23 @@
  */
 import { BundleError } from "./errors";
 import type { BundleFiles } from "./read";
+import { BUNDLE_MEMBERS } from "./schema";
+
+const JSON_MEMBERS = new Set<string>(Object.values(BUNDLE_MEMBERS));
+
+/** Whether an archive member is one of the JSON members, also under one top folder (`run-1/manifest.json`). */
+export function isJsonMember(name: string): boolean {
+  const slash = name.indexOf("/");
+  return JSON_MEMBERS.has(name) || (slash > 0 && JSON_MEMBERS.has(name.slice(slash + 1)));
+}
+
+export function jsonBudgetError(label: string, member: string, total: number, max: number): BundleError {
+  return new BundleError(
+    { bundle: label, member },
+    `JSON members reach ${total} bytes with this one, over the limit of ${max} (STUDIO_BUNDLE_MAX_JSON_BYTES)`,
+    "TOO_LARGE",
+  );
+}
 
 export const DEFAULT_MAX_JSON_BYTES = 24 * 1024 * 1024;
 
@@ -30,10 +47,6 @@ export function checkJsonBytes(files: BundleFiles, members: readonly string[], l
   for (const member of members) {
     total += files.get(member)?.length ?? 0;
     if (total <= max) continue;
-    throw new BundleError(
-      { bundle: label, member },
-      `JSON members reach ${total} bytes with this one, over the limit of ${max} (STUDIO_BUNDLE_MAX_JSON_BYTES)`,
-      "TOO_LARGE",
-    );
+    throw jsonBudgetError(label, member, total, max);
   }
 }

@@ -7,11 +7,13 @@ import { BundleError } from "./errors";
 import { explainUnsafeRelativePath } from "./paths";
 import type { BundleFiles, ReadLimits } from "./read";
 import type { InflateBudget } from "./budget";
+import { DEFAULT_MAX_JSON_BYTES, isJsonMember, jsonBudgetError } from "./json-budget";
 
 export class MemberCollector {
   readonly files: BundleFiles = new Map();
   private readonly links = new Map<string, string>();
   private total = 0;
+  private jsonTotal = 0;
 
   /** `budget` for an archive: the declared sizes are held to its ratio limit as well. */
   constructor(
@@ -46,6 +48,14 @@ export class MemberCollector {
       );
     }
     this.budget?.checkDeclared(this.total, name);
+    // The JSON budget (json-budget.ts) on declared sizes too, so JSON built to fill the parser's
+    // heap is refused before it is even held: a 71 MB upload of it peaked 173 MiB over the
+    // server's RSS when refused only after reading (parseBundle checks it again on the bytes).
+    if (isJsonMember(name)) {
+      this.jsonTotal += size;
+      const max = this.limits.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES;
+      if (this.jsonTotal > max) throw jsonBudgetError(this.label, name, this.jsonTotal, max);
+    }
   }
 
   add(name: string, data: Buffer): void {

@@ -82,6 +82,20 @@ describe("decompression bombs", () => {
     expect(stats.inflatedBytes).toBeLessThanOrEqual(64 * 1024);
   });
 
+  it("refuses JSON members whose headers declare more than the JSON budget before reading them", async () => {
+    // Under the ratio floor (16 MiB), so only the JSON budget can refuse it.
+    const archive = await tarGzDeclaring("run-1/manifest.json", 12 * MiB, 12 * MiB);
+    const stats = newStats();
+    const limits = { ...LIMITS, maxJsonBytes: 8 * MiB };
+
+    const error = await rejection(readArchiveBuffer(archive, "tar", "json.tgz", limits, stats));
+
+    expect(error.code).toBe("TOO_LARGE");
+    expect(error.location.member).toBe("run-1/manifest.json");
+    expect(error.message).toContain("JSON members reach 12582912 bytes with this one, over the limit of 8388608");
+    expect(stats.inflatedBytes).toBeLessThanOrEqual(64 * 1024);
+  });
+
   it("refuses a gzip bomb past the ratio limit: a 24 MiB member of zeros in a 25 KB archive", async () => {
     const files = new Map(BASE).set("native/zeros.log", Buffer.alloc(24 * MiB));
     const archive = zlib.gzipSync(tarBuffer(tarEntriesOf(files)), { level: 9 });
