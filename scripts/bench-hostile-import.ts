@@ -18,6 +18,7 @@ import {
   tarGzWithZeroMembers,
   withDeepArguments,
   withHeapFilling,
+  withNearRatioMembers,
   zipOfZeros,
 } from "@/lib/bundle/hostile-archives";
 import { holdUpload, postArchive, type ImportAnswer } from "@/lib/bundle/import-probe";
@@ -73,6 +74,13 @@ const CASES: Case[] = [
     name: "JSON to fill the worker's heap: 60 MiB of {}, and 8 MiB of newlines",
     build: () => tarBuffer(tarEntriesOf(withHeapFilling(bundle(6), 60 * MiB, 8 * MiB))),
     expect: 413,
+  },
+  {
+    // Within every limit (85x under the 100x ratio, 480 MiB under 512 MiB): accepted, so what the
+    // server holds for it is the ceiling a small upload can reach with the default limits.
+    name: "native/ members inflating 85x: 8 x 60 MiB",
+    build: () => zlib.gzipSync(tarBuffer(tarEntriesOf(withNearRatioMembers(bundle(7), 8, 60 * MiB)))),
+    expect: 201,
   },
 ];
 

@@ -2,7 +2,7 @@
  * Hostile archives, built cheaply at any size, for the tests of the reading limits and for
  * `npm run bench:hostile-import`: zeros after a valid archive's end, a member header declaring a
  * gigabyte, a zip of zero-filled members, JSON nested thousands of levels deep, and JSON built to
- * fill an import worker's heap.
+ * fill an import worker's heap, and native/ members that inflate just under the ratio limit.
  */
 import zlib from "node:zlib";
 import type { BundleFiles } from "./read";
@@ -93,4 +93,23 @@ export function withHeapFilling(files: BundleFiles, fillBytes: number, newlines:
   copy.set("manifest.json", Buffer.from(filled));
   copy.set("trajectory.jsonl", Buffer.concat([trajectory, Buffer.alloc(newlines, 0x0a)]));
   return copy;
+}
+
+/**
+ * `files` plus `count` native/ members of `each` bytes that gzip about 85x (each 64 KiB block: 700
+ * random bytes, then zeros): just under the ratio limit, so the archive is accepted and every
+ * byte of it is held while it is imported. The most a small upload can make the server hold.
+ */
+export function withNearRatioMembers(files: BundleFiles, count: number, each: number): BundleFiles {
+  const member = Buffer.alloc(each);
+  let seed = 12345;
+  for (let block = 0; block < each; block += 64 * 1024) {
+    for (let i = 0; i < 700 && block + i < each; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      member[block + i] = seed >>> 24;
+    }
+  }
+  const out = new Map(files);
+  for (let i = 0; i < count; i++) out.set(`native/near-ratio-${i}.bin`, member);
+  return out;
 }

@@ -26,4 +26,19 @@ async function run(job: ParseJob): Promise<WorkerReply> {
   }
 }
 
-void run(workerData as ParseJob).then((reply) => parentPort?.postMessage(reply));
+/**
+ * The members' large buffers move back to the page thread instead of being copied: a bundle's
+ * files and native logs (up to STUDIO_BUNDLE_MAX_BYTES) would otherwise be held twice at the end.
+ * Small ones stay cloned: they may sit in Node's shared buffer pool, which cannot be transferred.
+ */
+function transferablesOf(reply: WorkerReply): ArrayBuffer[] {
+  if (!reply.ok) return [];
+  const buffers = new Set<ArrayBuffer>();
+  for (const member of reply.bundle.members) {
+    const data = member.data as Uint8Array;
+    if (data.buffer.byteLength >= 1024 * 1024 && data.buffer instanceof ArrayBuffer) buffers.add(data.buffer);
+  }
+  return [...buffers];
+}
+
+void run(workerData as ParseJob).then((reply) => parentPort?.postMessage(reply, transferablesOf(reply)));
