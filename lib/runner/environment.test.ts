@@ -94,6 +94,33 @@ describe("captureEnvironment", () => {
     const after = await pythonPackages(options);
     expect(after).toContainEqual({ name: "ms-fake", version: "1.2.3" });
   });
+
+  it("reads the run's user packages without following links or opening FIFOs", async () => {
+    const home = path.join(root, "user-home-hostile");
+    const site = path.join(home, ".local", "lib", "python3.11", "site-packages");
+    const hidden = path.join(root, "hidden-dist");
+    await fs.mkdir(path.join(hidden, "secret-9.9.dist-info"), { recursive: true });
+    await fs.writeFile(path.join(hidden, "secret-9.9.dist-info", "METADATA"), "Name: host-secret\nVersion: 9.9\n");
+    await fs.mkdir(path.join(site, "ok-1.0.dist-info"), { recursive: true });
+    await fs.writeFile(
+      path.join(site, "ok-1.0.dist-info", "METADATA"),
+      "Name: ok\nVersion: 1.0\n\nName: not-a-header\n",
+    );
+    // A linked dist-info folder, a linked METADATA and a FIFO as METADATA.
+    await fs.symlink(path.join(hidden, "secret-9.9.dist-info"), path.join(site, "linked-9.9.dist-info"));
+    await fs.mkdir(path.join(site, "file-link-1.0.dist-info"));
+    await fs.symlink(
+      path.join(hidden, "secret-9.9.dist-info", "METADATA"),
+      path.join(site, "file-link-1.0.dist-info", "METADATA"),
+    );
+    await fs.mkdir(path.join(site, "fifo-1.0.dist-info"));
+    execFileSync("mkfifo", [path.join(site, "fifo-1.0.dist-info", "METADATA")]);
+
+    const list = await pythonPackages({ python: "python3", home, cwd: root, refresh: false });
+
+    expect(list).toContainEqual({ name: "ok", version: "1.0" });
+    expect(list!.some((p) => p.name === "host-secret" || p.name === "not-a-header")).toBe(false);
+  });
 });
 
 describe("hashFolders", () => {

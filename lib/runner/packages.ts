@@ -10,6 +10,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { EnvironmentSnapshot } from "@/lib/bundle/schema";
+import { readUntrusted } from "@/lib/util/untrusted-files";
 import { execText } from "./exec-text";
 
 type PackageList = { name: string; version: string }[];
@@ -167,16 +168,44 @@ export async function pythonPackages(options: PackageOptions): Promise<PackageLi
   }
   pythonCache.set(options.python, cached);
   if (!cached.list) return null;
-  if ((await userSites(options.home)).length === 0) return cached.list;
-  // Packages the run installed for its own user: listed after the global ones so they win in a diff.
-  // `--path` under `-I`: listing must not start a Python that loads the agent's .pth files.
   const sites = await userSites(options.home);
-  const user = await pipList(
-    options.python,
-    sites.flatMap((site) => ["--path", site]),
-    pythonEnv({ PYTHONNOUSERSITE: "1" }),
-  );
-  return user === null ? null : [...cached.list, ...user];
+  if (sites.length === 0) return cached.list;
+  // Packages the run installed for its own user: listed after the global ones so they win in a diff.
+  // Read from their metadata files here, never by `pip list --path`: pip follows the links and
+  // opens the FIFOs an agent can leave in a `*.dist-info` folder.
+  const user: PackageList = [];
+  for (const site of sites) user.push(...(await userSitePackages(site)));
+  return [...cached.list, ...user];
+}
+
+/** The most metadata read per package: the headers come first, the description after them. */
+const METADATA_MAX_BYTES = 256 * 1024;
+
+/**
+ * `Name` and `Version` of every `*.dist-info/METADATA` and `*.egg-info/PKG-INFO` in one user
+ * site-packages folder, each read without following a link, only if it is a regular file.
+ */
+async function userSitePackages(site: string): Promise<PackageList> {
+  const entries = await fs.readdir(site, { withFileTypes: true }).catch(() => []);
+  const found: PackageList = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const metadata = entry.name.endsWith(".dist-info")
+      ? "METADATA"
+      : entry.name.endsWith(".egg-info")
+        ? "PKG-INFO"
+        : null;
+    if (!metadata || !entry.isDirectory()) continue;
+    const read = await readUntrusted(site, `${entry.name}/${metadata}`, {
+      maxBytes: METADATA_MAX_BYTES,
+      timeoutMs: 5_000,
+    });
+    if (!read.ok) continue;
+    const headers = read.data.toString("utf8").split(/\r?\n\r?\n/, 1)[0] ?? "";
+    const name = /^Name:[ \t]*(\S.*?)\s*$/m.exec(headers)?.[1];
+    const version = /^Version:[ \t]*(\S.*?)\s*$/m.exec(headers)?.[1];
+    if (name && version) found.push({ name: name.slice(0, 200), version: version.slice(0, 100) });
+  }
+  return found;
 }
 
 /** Installed Debian packages (status "installed", so a removal that keeps config files still counts). */
