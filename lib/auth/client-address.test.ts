@@ -69,6 +69,17 @@ describe("client address", () => {
     ).toBe("127.0.0.1");
   });
 
+  it("counts an IPv6 client by its /64, so one host cannot be a fresh client per address", () => {
+    const of = (address: string) =>
+      clientAddressOf(headersOf({ [PEER_HEADER]: address }), { trustedProxies: 0, peerHeader: true });
+    expect(of("2001:db8:1:2:a:b:c:d")).toBe("2001:db8:1:2::/64");
+    expect(of("2001:0db8:0001:0002::1")).toBe("2001:db8:1:2::/64");
+    expect(of("2001:db8::5")).toBe("2001:db8:0:0::/64");
+    expect(of("::1")).toBe("0:0:0:0::/64");
+    expect(of("2001:db8:1:2:ffff::")).toBe("2001:db8:1:2::/64");
+    for (const bad of ["1::2::3", "1:2:3", "12345::1"]) expect(of(bad)).toBeNull();
+  });
+
   it("reads STUDIO_TRUSTED_PROXIES as a small count", () => {
     expect(TrustedProxiesSchema.parse(undefined)).toBe(0);
     expect(TrustedProxiesSchema.parse("1")).toBe(1);

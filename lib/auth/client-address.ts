@@ -62,12 +62,34 @@ export function clientAddressOf(
   return normalize(claimed ?? null) ?? peer;
 }
 
-/** `::ffff:127.0.0.1` and `127.0.0.1` are one client; anything that is not an address is none. */
+/**
+ * `::ffff:127.0.0.1` and `127.0.0.1` are one client; anything that is not an address is none. An
+ * IPv6 client is its /64: one host commonly holds a whole /64, so per-address counting would give
+ * it 2^64 fresh "clean" clients.
+ */
 function normalize(address: string | null): string | null {
   if (!address) return null;
   const plain = address
     .trim()
     .toLowerCase()
     .replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
-  return /^[0-9a-f.:]{2,45}$/.test(plain) ? plain : null;
+  if (!/^[0-9a-f.:]{2,45}$/.test(plain)) return null;
+  return plain.includes(":") ? ipv6Prefix64(plain) : plain;
+}
+
+/** `2001:db8:1:2:a::1` -> `2001:db8:1:2::/64`; null when it is not an IPv6 address. */
+function ipv6Prefix64(address: string): string | null {
+  const halves = address.split("::");
+  if (halves.length > 2) return null;
+  const groups = (part: string | undefined) => (part ? part.split(":") : []);
+  const head = groups(halves[0]);
+  const tail = groups(halves[1]);
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const all = [...head, ...Array<string>(halves.length === 1 ? 0 : missing).fill("0"), ...tail];
+  if (!all.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return `${all
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
