@@ -110,8 +110,12 @@ function runWorker(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      outcome();
-      void worker.terminate();
+      // Answered only once the worker is gone, so the caller's slot is free only when its memory
+      // is (a timed-out worker still parsing would otherwise overlap the next import's).
+      void worker
+        .terminate()
+        .catch(() => undefined)
+        .then(outcome);
     };
     const timer = setTimeout(
       () =>
