@@ -24,9 +24,9 @@ export function resourceLimitsOf(
   const memory = limits.memoryBytes ?? DEFAULT_RESOURCE_LIMITS.memoryBytes;
   return {
     maxRssBytes: memory,
-    // Each tmpfs alone may take the whole memory limit; together with resident memory they are
-    // polled against it.
-    tmpfsBytes: memory,
+    // /tmp and /dev/shm get half the memory limit each, so together the kernel holds them to it;
+    // with resident memory they are also polled against it (every 250 ms).
+    tmpfsBytes: Math.floor(memory / 2),
     maxProcesses: limits.maxProcesses ?? DEFAULT_RESOURCE_LIMITS.maxProcesses,
     diskBytes: limits.diskBytes ?? DEFAULT_RESOURCE_LIMITS.diskBytes,
   };
