@@ -16,11 +16,13 @@ export interface ReadStats {
 }
 
 /**
- * Inflated bytes per archive byte allowed. Bundles are JSON and source text: synthetic bundles
- * gzip 10x, a 37 MB trajectory of 200,000 similar tool calls 21x; zeros gzip 1,000x. Only a
- * bundle of over RATIO_FLOOR_BYTES made of one line repeated (257x) would need a higher setting.
+ * Inflated bytes per archive byte allowed. Bundles are JSON and source text: the runner's own
+ * gzip 4-7x, synthetic ones 10x, a 37 MB trajectory of 200,000 similar tool calls 21x; zeros
+ * gzip 1,000x. An import holds what it inflates (its members are buffers), so this is also what
+ * an upload may cost the server per byte: 100 let a 6.4 MB upload of 85x members hold 480 MiB.
+ * Only a bundle of over RATIO_FLOOR_BYTES made of one line repeated (257x) needs a higher setting.
  */
-export const DEFAULT_MAX_RATIO = 100;
+export const DEFAULT_MAX_RATIO = 32;
 
 /** Below this many inflated bytes the ratio is not checked: tiny archives are mostly padding. */
 export const RATIO_FLOOR_BYTES = 16 * 1024 * 1024;

@@ -96,15 +96,17 @@ export function withHeapFilling(files: BundleFiles, fillBytes: number, newlines:
 }
 
 /**
- * `files` plus `count` native/ members of `each` bytes that gzip about 85x (each 64 KiB block: 700
- * random bytes, then zeros): just under the ratio limit, so the archive is accepted and every
- * byte of it is held while it is imported. The most a small upload can make the server hold.
+ * `files` plus `count` native/ members of `each` bytes that gzip about `ratio` times (each 64 KiB
+ * block: 64 KiB / ratio random bytes, then zeros): under the ratio limit, so the archive is
+ * accepted and every byte of it is held while it is imported. The most a small upload can make
+ * the server hold.
  */
-export function withNearRatioMembers(files: BundleFiles, count: number, each: number): BundleFiles {
+export function withNearRatioMembers(files: BundleFiles, count: number, each: number, ratio: number): BundleFiles {
   const member = Buffer.alloc(each);
+  const random = Math.ceil((64 * 1024) / ratio);
   let seed = 12345;
   for (let block = 0; block < each; block += 64 * 1024) {
-    for (let i = 0; i < 700 && block + i < each; i++) {
+    for (let i = 0; i < random && block + i < each; i++) {
       seed = (seed * 1103515245 + 12345) >>> 0;
       member[block + i] = seed >>> 24;
     }
