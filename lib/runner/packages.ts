@@ -110,10 +110,10 @@ async function writeCacheFile(file: string, change: (data: CacheFile) => void): 
   }
 }
 
-async function pipList(python: string, args: string[], env: NodeJS.ProcessEnv) {
+async function pipList(python: string, env: NodeJS.ProcessEnv) {
   // `-I`: no current folder on sys.path, no user site, no PYTHON* variables; and a neutral working
   // folder (pyenv shims read .python-version from it): nothing the agent wrote can run on the host.
-  const out = await execText(python, ["-I", "-m", "pip", "list", "--format=json", ...args], {
+  const out = await execText(python, ["-I", "-m", "pip", "list", "--format=json"], {
     cwd: "/",
     env,
     timeoutMs: PIP_TIMEOUT_MS,
@@ -162,7 +162,7 @@ export async function pythonPackages(options: PackageOptions): Promise<PackageLi
   if (!options.refresh && cached?.fingerprint !== fingerprint)
     cached = (await readCacheFile(options.cacheFile))?.python[options.python];
   if (options.refresh || !cached || cached.fingerprint !== fingerprint) {
-    const fresh = { fingerprint, list: await pipList(options.python, [], pythonEnv({ PYTHONNOUSERSITE: "1" })) };
+    const fresh = { fingerprint, list: await pipList(options.python, pythonEnv({ PYTHONNOUSERSITE: "1" })) };
     if (fresh.list) await updateCacheFile(options.cacheFile, (data) => void (data.python[options.python] = fresh));
     cached = fresh;
   }
