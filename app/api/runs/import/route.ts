@@ -43,7 +43,10 @@ export async function POST(request: Request): Promise<Response> {
     const limits = readLimitsFrom(env);
     const length = Number(request.headers.get("content-length") ?? "");
     const declared = Number.isSafeInteger(length) && length > 0 ? length : undefined;
-    const data = await readBodyCapped(request.body, limits.maxBundleBytes, declared);
+    const data = await readBodyCapped(request.body, limits.maxBundleBytes, {
+      declaredLength: declared,
+      timeoutMs: env.STUDIO_IMPORT_TIMEOUT_SECONDS * 1000,
+    });
     const kind = archiveKindOfBytes(data);
     if (!kind) throw new AppError("INVALID_INPUT", "the body is not a .tar.gz, .tar or .zip archive");
     const url = new URL(request.url);
