@@ -15,6 +15,7 @@ describe("an import worker near its heap cap", () => {
 
     expect(run.signal).toBeNull();
     expect(run.status).toBe(0);
-    expect([200, 413]).toContain((JSON.parse(run.stdout) as { answer: number }).answer);
+    // 12 MiB of `{},` needs about 300 MB of heap (json-budget.ts): the worker stops at its cap.
+    expect((JSON.parse(run.stdout) as { answer: number }).answer).toBe(413);
   }, 150_000);
 });

@@ -39,12 +39,13 @@ export const DEFAULT_MAX_JSON_BYTES = 24 * 1024 * 1024;
 export const HEAP_BYTES_PER_JSON_BYTE = 25;
 
 /**
- * Refuses the bundle (413) before anything is parsed once its JSON members, taken in `members`
- * order, pass `max` bytes, naming the member that crosses the limit.
+ * Refuses the bundle (413) before anything is parsed once its JSON members pass `max` bytes,
+ * naming the member that crosses the limit. Archive readers also hold the sizes their headers
+ * declare to it (members.ts); this covers bundles built in memory (the runner's) as well.
  */
-export function checkJsonBytes(files: BundleFiles, members: readonly string[], label: string, max: number): void {
+export function checkJsonBytes(files: BundleFiles, label: string, max: number): void {
   let total = 0;
-  for (const member of members) {
+  for (const member of JSON_MEMBERS) {
     total += files.get(member)?.length ?? 0;
     if (total <= max) continue;
     throw jsonBudgetError(label, member, total, max);

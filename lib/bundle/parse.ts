@@ -111,7 +111,7 @@ export function parseBundle(files: BundleFiles, label: string, maxJsonBytes = DE
   for (const required of REQUIRED_MEMBERS) {
     if (!files.has(required)) throw new BundleError({ bundle: label, member: required }, "required member is missing");
   }
-  checkJsonBytes(files, [...KNOWN_MEMBERS.keys()], label, maxJsonBytes);
+  checkJsonBytes(files, label, maxJsonBytes);
   const members: ParsedMember[] = [...files.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, data]) => ({
