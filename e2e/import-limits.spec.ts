@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments } from "@/lib/bundle/hostile-archives";
-import { holdUpload, postArchive, type ImportAnswer } from "@/lib/bundle/import-probe";
+import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments } from "@/lib/bundle/hostile-archives.fixture";
+import { holdUpload, postArchive, type ImportAnswer } from "@/lib/bundle/import-probe.fixture";
 import { syntheticBundle } from "@/lib/bundle/test-support";
 import { zipBuffer } from "@/lib/bundle/write";
 import { E2E_INGEST_TOKEN, E2E_PORT } from "../playwright.config";

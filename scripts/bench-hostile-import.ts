@@ -20,8 +20,8 @@ import {
   withHeapFilling,
   withNearRatioMembers,
   zipOfZeros,
-} from "@/lib/bundle/hostile-archives";
-import { holdUpload, postArchive, type ImportAnswer } from "@/lib/bundle/import-probe";
+} from "@/lib/bundle/hostile-archives.fixture";
+import { holdUpload, postArchive, type ImportAnswer } from "@/lib/bundle/import-probe.fixture";
 import { syntheticBundle, tarBuffer, tarEntriesOf } from "@/lib/bundle/test-support";
 import { zipBuffer } from "@/lib/bundle/write";
 import { parseCliArgs } from "@/lib/cli/args";

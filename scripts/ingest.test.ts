@@ -9,7 +9,7 @@ import {
   tarGzWithTrailingZeros,
   withDeepArguments,
   withHeapFilling,
-} from "@/lib/bundle/hostile-archives";
+} from "@/lib/bundle/hostile-archives.fixture";
 import { DEFAULT_MAX_JSON_BYTES } from "@/lib/bundle/json-budget";
 import { contentMembers, syntheticBundle, withMember } from "@/lib/bundle/test-support";
 import { bundleFilesOf, writeBundleFolder, writeBundleTarGz } from "@/lib/bundle/write";

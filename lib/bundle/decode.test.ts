@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, overDepthOffset, parseJsonText } from "./decode";
-import { withDeepArguments } from "./hostile-archives";
+import { withDeepArguments } from "./hostile-archives.fixture";
 import { parseBundle } from "./parse";
 import { bundleErrorOf as bundleError, syntheticBundle, withMember } from "./test-support";
 

@@ -1,11 +1,11 @@
 /**
  * Test support, run as a child process (heap-fill.test.ts) so a crash cannot take the test
- * runner with it: parses a heap-filling bundle (hostile-archives.ts) in an import worker with the
+ * runner with it: parses a heap-filling bundle (hostile-archives.fixture.ts) in an import worker with the
  * JSON budget lifted, and prints what the pool answered. Arguments: heap cap in MB, MiB of `{},`,
  * MiB of newlines.
  */
 import { httpStatusOf } from "@/lib/errors/app-error";
-import { withHeapFilling } from "./hostile-archives";
+import { withHeapFilling } from "./hostile-archives.fixture";
 import { sourceImportPool } from "./import-pool.fixture";
 import { DEFAULT_READ_LIMITS } from "./read";
 import { syntheticBundle, tarBuffer, tarEntriesOf } from "./test-support";

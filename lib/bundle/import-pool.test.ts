@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError, httpStatusOf } from "@/lib/errors/app-error";
 import { BundleError } from "./errors";
-import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments, withHeapFilling } from "./hostile-archives";
+import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments, withHeapFilling } from "./hostile-archives.fixture";
 import { DEFAULT_MAX_JSON_BYTES } from "./json-budget";
 import { ImportBusyError } from "./import-pool";
 import { sourceImportPool } from "./import-pool.fixture";

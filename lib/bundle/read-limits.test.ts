@@ -5,7 +5,7 @@ import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InflateBudget, RATIO_FLOOR_BYTES, type ReadStats } from "./budget";
 import { BundleError } from "./errors";
-import { tarGzDeclaring, tarGzWithTrailingZeros, zipOfZeros } from "./hostile-archives";
+import { tarGzDeclaring, tarGzWithTrailingZeros, zipOfZeros } from "./hostile-archives.fixture";
 import { parseBundle } from "./parse";
 import { DEFAULT_READ_LIMITS, readArchiveBuffer, readArchiveFile } from "./read";
 import { rejectionOf, syntheticBundle, tarBuffer, tarEntriesOf } from "./test-support";

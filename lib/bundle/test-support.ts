@@ -1,7 +1,7 @@
 /**
  * Test-only helpers for building bundles and hostile archives byte by byte. The writers in
  * write.ts refuse to produce what these tests need to feed the reader (`../evil`, links pointing
- * outside, FIFOs), so the tar headers are written here by hand. Imported by `*.test.ts` only.
+ * outside, FIFOs), so the tar headers are written here by hand. Imported by tests, their fixtures and bench scripts only.
  */
 import yazl from "yazl";
 import { BundleError } from "./errors";
