@@ -124,7 +124,9 @@ describe.each(modes)("process and disk limits (useBubblewrap: $useBubblewrap)", 
       `for i in $(seq 40); do head -c ${MiB} /dev/zero > part$i; done; echo written; sleep 10`,
       { ...BASE, diskBytes: 16 * MiB },
     );
-    expect(result.output).toContain("written");
+    // Each file is under the per-file cap (ulimit -f): only the polled total stops it, before or
+    // after the loop ends depending on the machine's load (a busy CI machine caught it mid-loop).
+    expect(result.output).not.toMatch(/File size limit exceeded/);
     expect(result.limitHit).toBe("disk_limit");
     expect(result.durationMs).toBeLessThan(10_000);
   });
