@@ -110,14 +110,15 @@ export type SignInOutcome =
  */
 export async function signInWithPassword(username: string, password: string): Promise<SignInOutcome> {
   const attempt = { account: username, client: await requestClientAddress() };
-  const decision = loginThrottle().begin(attempt, Date.now());
+  const throttle = loginThrottle();
+  const decision = throttle.begin(attempt, Date.now());
   if (!decision.allowed) return { ok: false, reason: "throttled", retryAfterMs: decision.retryAfterMs };
 
   const db = getAppDb();
   const account = findUserForLogin(db, username);
   const valid = await verifyPassword(password, account?.passwordHash ?? (await dummyHash));
   if (!account || !valid) return { ok: false, reason: "invalid" };
-  loginThrottle().succeed(attempt);
+  throttle.succeed(attempt);
 
   deleteExpiredSessions(db);
   const { token, expiresAt } = createSession(db, account.id);
