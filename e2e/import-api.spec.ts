@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, zipBuffer } from "@/lib/bundle/write";
 import { E2E_INGEST_TOKEN } from "../playwright.config";
 import { countRows } from "./db";

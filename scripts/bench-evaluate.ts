@@ -14,13 +14,13 @@ import { importParsedBundle } from "@/db/queries/run-import";
 import { analyzePython } from "@/lib/analysis/ast-report";
 import { loadPythonParser } from "@/lib/analysis/python-parser";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { parseCliArgs } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
-import { codeLevelMetrics } from "@/lib/evaluation/code-level";
-import { fileMetrics } from "@/lib/evaluation/file-metrics";
-import { RULE_JUDGE, ruleJudge } from "@/lib/evaluation/rule-judge";
+import { codeLevelMetrics } from "@/lib/judge/rules/code-level";
+import { fileMetrics } from "@/lib/judge/rules/file-metrics";
+import { RULE_JUDGE, ruleJudge } from "@/lib/judge/rules/rule-judge";
 
 const ArgsSchema = z.object({ count: z.coerce.number().int().min(1).max(100_000).default(1000) });
 

@@ -11,7 +11,7 @@ import { createDb } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { discoverBundles, ingestBundles } from "@/lib/bundle/ingest";
 import { DEFAULT_READ_LIMITS } from "@/lib/bundle/read";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
 import { parseCliArgs } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";

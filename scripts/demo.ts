@@ -18,7 +18,7 @@ import { createDb, databasePathFromEnv } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
 import { buildSampleBenchmark, SAMPLE_CORPUS_DIR } from "@/lib/benchmark/sample-benchmark";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
 import { parseCliArgs } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";

@@ -8,7 +8,7 @@ import { createDb } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { parseBundle } from "@/lib/bundle/parse";
 import { AstReportFileSchema } from "@/lib/bundle/schema";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { AppError } from "@/lib/errors/app-error";
 import { main } from "./evaluate";

@@ -9,7 +9,7 @@ import { claimNextJob, enqueueJob, listJobs, requestCancel } from "@/db/queries/
 import { workerIdentity } from "@/lib/jobs/lease";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { main } from "./worker";
 

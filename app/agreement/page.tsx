@@ -5,7 +5,7 @@ import { listAgreementSets } from "@/db/queries/agreement-sets";
 import { benchmarkOptions, judgeOptions } from "@/db/queries/overview";
 import { listUsers } from "@/db/queries/users";
 import { requireUser } from "@/app/session";
-import { CreateSetForm } from "@/components/annotate/create-set-form";
+import { CreateSetForm } from "@/components/agreement/create-set-form";
 import { EmptyState } from "@/components/ui/states";
 import { createSetAction } from "./actions";
 

@@ -1,5 +1,5 @@
 import { METRICS } from "@/lib/metrics/catalog";
-import type { Citation } from "@/lib/evaluation/schema";
+import type { Citation } from "@/lib/judge/schema";
 import type { RunVerdict } from "@/lib/runs/types";
 import { AnchorLink } from "@/components/trajectory/anchor-link";
 

@@ -15,7 +15,7 @@ import { seededRandom } from "@/lib/util/random";
 import { createDb } from "../client";
 import * as t from "../schema";
 import type { FromWorker, ToWorker, WorkerJob } from "./agreement-concurrency-worker";
-import { seedStudy } from "./agreement-fixtures";
+import { seedStudy } from "./agreement.fixture";
 import { loadLabelingItem } from "./agreement-labels";
 import { createAgreementSet } from "./agreement-sets";
 

@@ -4,7 +4,7 @@ import type { HumanLabel } from "@/lib/agreement/study-schema";
 import { isAppError } from "@/lib/errors/app-error";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import * as t from "../schema";
-import { NOT_APPLICABLE_ON_EVEN, runIdOf, seedStudy, type StudyFixture } from "./agreement-fixtures";
+import { NOT_APPLICABLE_ON_EVEN, runIdOf, seedStudy, type StudyFixture } from "./agreement.fixture";
 import { clearLabel, loadLabelingItem, loadRevealed, saveLabel, submitItem } from "./agreement-labels";
 import { annotatorQueue, listAnnotatorSets } from "./agreement-queue";
 import { createAgreementSet, getAgreementSet } from "./agreement-sets";

@@ -3,7 +3,7 @@ import { exportLabels, parseLabelsExport } from "@/lib/agreement/export";
 import { computeAgreementReport } from "@/lib/agreement/report";
 import type { HumanLabel } from "@/lib/agreement/study-schema";
 import { isAppError } from "@/lib/errors/app-error";
-import { runIdOf, seedStudy } from "./agreement-fixtures";
+import { runIdOf, seedStudy } from "./agreement.fixture";
 import { loadLabelingItem, saveLabel, submitItem } from "./agreement-labels";
 import {
   adjudicationQueue,

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { verdict } from "@/lib/evaluation/schema";
+import { verdict } from "@/lib/judge/schema";
 import { isAppError } from "@/lib/errors/app-error";
 import * as t from "../schema";
-import { seedStudy } from "./agreement-fixtures";
+import { seedStudy } from "./agreement.fixture";
 import { createAgreementSet, getAgreementSet, listAgreementSets } from "./agreement-sets";
 import { ensureJudge, saveVerdicts } from "./evaluation";
 

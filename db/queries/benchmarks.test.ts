@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildBenchmark, type BuiltBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { createDb } from "../client";
 import { importParsedBundle } from "./run-import";

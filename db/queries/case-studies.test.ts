@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { isAppError } from "@/lib/errors/app-error";
 import { createDb } from "../client";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
-import { verdict } from "@/lib/evaluation/schema";
+import { verdict } from "@/lib/judge/schema";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { createDb } from "../client";
 import { ensureJudge, loadEvaluationInput, runsToEvaluate, saveVerdicts } from "./evaluation";

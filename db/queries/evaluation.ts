@@ -7,7 +7,7 @@ import { InstanceSchema } from "@/lib/benchmark/schema";
 import { LimitsSchema, TrajectoryStepSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
 import { sha256Hex } from "@/lib/bundle/parse";
 import { AppError } from "@/lib/errors/app-error";
-import type { EvaluatedChange, EvaluationInput, VerdictDraft } from "@/lib/evaluation/schema";
+import type { EvaluatedChange, EvaluationInput, VerdictDraft } from "@/lib/judge/schema";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import type { Db } from "../client";
 import * as t from "../schema";

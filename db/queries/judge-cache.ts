@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { CachedResponse, JudgeCache } from "@/lib/judge/schema";
+import type { CachedResponse, JudgeCache } from "@/lib/judge/llm/schema";
 import type { Db } from "../client";
 import * as t from "../schema";
 

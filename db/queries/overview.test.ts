@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { scaleRun } from "@/lib/dashboard/scale-runs";
 import { createDb } from "../client";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, type RunRecord } from "@/lib/bundle/write";
 import { createDb } from "../client";
 import { getChangedFileContent, getRunDetail, STEP_TEXT_LIMIT } from "./run-detail";

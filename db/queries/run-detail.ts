@@ -6,7 +6,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { GroundTruthSchema, BoundaryContractSchema } from "@/lib/benchmark/schema";
-import type { Citation } from "@/lib/evaluation/schema";
+import type { Citation } from "@/lib/judge/schema";
 import { contractMarks } from "@/lib/runs/contract-marks";
 import {
   decodeText,

@@ -1,6 +1,6 @@
 /**
  * The acceptance test of the importer: hundreds of malformed bundles, made deterministically from
- * valid synthetic ones (lib/bundle/test-mutations.ts), go through the real path: files on disk,
+ * valid synthetic ones (lib/bundle/mutations.fixture.ts), go through the real path: files on disk,
  * discoverBundles, ingestBundles, importParsedBundle on a file database. Every one must fail with a
  * message naming the bundle and where the problem is, and the database must stay byte-for-byte
  * what it was.
@@ -11,9 +11,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discoverBundles, ingestBundles, type IngestOutcome } from "@/lib/bundle/ingest";
 import type { BundleFiles, ReadLimits } from "@/lib/bundle/read";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { syntheticBundle, without } from "@/lib/bundle/test-support";
-import { LOCATED, MUTATION_KINDS, MUTATIONS, placeMutant, type Context } from "@/lib/bundle/test-mutations";
+import { LOCATED, MUTATION_KINDS, MUTATIONS, placeMutant, type Context } from "@/lib/bundle/mutations.fixture";
 import { bundleFilesOf, writeBundleFolder, writeBundleTarGz, zipBuffer } from "@/lib/bundle/write";
 import { seededRandom } from "@/lib/util/random";
 import { createDb, type Db } from "../client";

@@ -10,7 +10,7 @@ import {
   reportRows,
 } from "./export";
 import { computeAgreementReport } from "./report";
-import { fixtureInput } from "./report-fixture";
+import { fixtureInput } from "./report.fixture";
 import { expectInvalid } from "./test-support";
 
 const options = { generatedAt: "2026-12-02T10:00:00.000Z", iterations: 300 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { bootstrapInterval, cohenKappa, confusionMatrix, gwetAC1, percentAgreement } from "./index";
 import { humanMajorities } from "./item-majority";
 import { computeAgreementReport } from "./report";
-import { fixtureInput } from "./report-fixture";
+import { fixtureInput } from "./report.fixture";
 import type { AgreementReport, MetricReport } from "./report-types";
 import { expectInvalid } from "./test-support";
 import { seededRandom } from "@/lib/util/random";
@@ -39,7 +39,7 @@ function largerInput(): ReportInput {
   };
 }
 
-// Every expected value below is worked out by hand from report-fixture.ts; the comments show how.
+// Every expected value below is worked out by hand from report.fixture.ts; the comments show how.
 const report: AgreementReport = computeAgreementReport(fixtureInput(), { iterations: 200 });
 
 function metric(id: string): MetricReport {

@@ -6,7 +6,7 @@
 import yazl from "yazl";
 import { BundleError } from "./errors";
 import type { BundleFiles } from "./read";
-import { syntheticRun, type SyntheticOptions } from "./synthetic";
+import { syntheticRun, type SyntheticOptions } from "./generated-records";
 import { bundleFilesOf } from "./write";
 
 /** What `promise` rejects with, which must be a `type`; throws if it resolves or rejects otherwise. */

@@ -1,83 +1,65 @@
-/**
- * What crosses the LLM judge's boundaries: the model's answer (validated, never trusted), the
- * verdicts it produces, and the response cache.
- */
 import { z } from "zod";
-import type { VerdictDraft } from "@/lib/evaluation/schema";
-import { LlmResponseSchema } from "@/lib/llm/schema";
-import type { MetricId } from "@/lib/metrics/catalog";
+import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
+import type { SubtaskId } from "@/lib/benchmark/subtasks";
+import type { EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
+import { CitationSchema, LimitsSchema } from "@/lib/bundle/schema";
+import type { MetricId, VerdictValue } from "@/lib/metrics/catalog";
 
-/** The metrics DESIGN.md section 2 has decided by rules + an LLM judge. */
-export const LLM_JUDGED_METRICS = [
-  "file_read",
-  "environment_integrity",
-  "resource_exhaustion",
-  "instruction_following",
-] as const satisfies readonly MetricId[];
-export const LlmJudgedMetricSchema = z.enum(LLM_JUDGED_METRICS);
-export type LlmJudgedMetric = z.infer<typeof LlmJudgedMetricSchema>;
+export type Citation = z.infer<typeof CitationSchema>;
+export type Limits = z.infer<typeof LimitsSchema>;
 
-export const JUDGE_ANSWER_VALUES = ["violated", "not_violated", "not_applicable"] as const;
-
-/** The answer the model must give; extra keys are ignored, missing or mistyped ones make it invalid. */
-export const JudgeAnswerSchema = z.object({
-  verdict: z.enum(JUDGE_ANSWER_VALUES),
-  rationale: z.string().trim().min(1).max(20_000),
-  cited_steps: z.array(z.string().max(200)).max(200),
-});
-export type JudgeAnswer = z.infer<typeof JudgeAnswerSchema>;
-
-/**
- * The same contract as JSON Schema, for the provider's structured output (`responseJsonSchema`).
- * Property order is generation order: the model writes its reasoning and citations before it
- * commits to a verdict (`propertyOrdering` makes it explicit for Gemini; other JSON Schema
- * consumers ignore the unknown keyword).
- */
-export const JUDGE_ANSWER_JSON_SCHEMA = {
-  type: "object",
-  properties: {
-    rationale: {
-      type: "string",
-      description: "Why: the decisive evidence, naming step ids in square brackets. At most a few sentences.",
-    },
-    cited_steps: {
-      type: "array",
-      items: { type: "string" },
-      description: 'Ids of the trajectory steps that support the verdict, exactly as shown (e.g. "s12").',
-    },
-    verdict: { type: "string", enum: [...JUDGE_ANSWER_VALUES] },
-  },
-  required: ["rationale", "cited_steps", "verdict"],
-  additionalProperties: false,
-  // Gemini's (documented, non-standard) ordering hint: rationale first, verdict last.
-  propertyOrdering: ["rationale", "cited_steps", "verdict"],
-} as const;
-
-/** A cached provider answer: the response as it came, so a cache hit yields the same verdict. */
-export const CachedResponseSchema = LlmResponseSchema;
-export type CachedResponse = z.infer<typeof CachedResponseSchema>;
-
-export interface JudgeCache {
-  get(key: string): Promise<CachedResponse | null>;
-  set(key: string, value: CachedResponse): Promise<void>;
+/** One changed file of a run, with its contents (null where the file did not exist). */
+export interface EvaluatedChange {
+  path: string;
+  kind: "created" | "updated" | "deleted";
+  before: Buffer | null;
+  after: Buffer | null;
+  /** Bytes of the after side, known even when its content was not kept (over the runner's size cap). */
+  afterSize?: number | null;
 }
 
-export interface LlmVerdict extends VerdictDraft {
-  /** The model's text exactly as returned (kept for invalid answers too). */
-  rawResponse: string;
-  /** Tokens and cost of this call; 0 when answered from the cache or by an identical call in flight. */
-  inputTokens: number;
-  outputTokens: number;
-  /** USD; null when the model has no price in the table. */
-  costUsd: number | null;
-  /** Answered without a call of its own (cache hit, or an identical request already in flight). */
-  cached: boolean;
-  /** `<metric>.v<n>`: the prompt file that produced the request. */
-  promptVersion: string;
-  provider: string;
-  /** The model that answered (the provider's `modelVersion`; `mock-gemini` for the scripted mock). */
-  model: string;
-  latencyMs: number;
-  /** Provider calls it took (1 + retries); 0 when `cached`. */
-  attempts: number;
+/** Everything the judges look at for one run; built from the database by db/queries/evaluation.ts. */
+export interface EvaluationInput {
+  runId: string;
+  subtask: SubtaskId;
+  prompt: string;
+  contract: BoundaryContract;
+  groundTruth: GroundTruth;
+  status: "completed" | "failed";
+  exitReason: string;
+  limits: Limits;
+  steps: TrajectoryStep[];
+  changes: EvaluatedChange[];
+  environmentBefore: EnvironmentSnapshot | null;
+  environmentAfter: EnvironmentSnapshot | null;
+  /** Files as the task set them up (before the agent acted), by path, where known. */
+  setupFiles: Map<string, string>;
+  /** The agent's last assistant message: the answer of the function-level subtask. */
+  finalAnswer: string | null;
+}
+
+/** One checkable fact behind a verdict: a sentence, and where to look (file, line, diff hunk). */
+export interface EvidenceItem {
+  message: string;
+  path?: string;
+  line?: number;
+  hunk?: string;
+}
+
+export interface VerdictDraft {
+  metric: MetricId;
+  value: VerdictValue;
+  rationale: string;
+  citations: Citation[];
+  evidence: EvidenceItem[];
+}
+
+export function verdict(
+  metric: MetricId,
+  value: VerdictValue,
+  rationale: string,
+  extra: { citations?: Citation[]; evidence?: (string | EvidenceItem)[] } = {},
+): VerdictDraft {
+  const evidence = (extra.evidence ?? []).map((e) => (typeof e === "string" ? { message: e } : e));
+  return { metric, value, rationale, citations: extra.citations ?? [], evidence };
 }

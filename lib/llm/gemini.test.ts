@@ -1,8 +1,8 @@
 import { GoogleGenAI } from "@google/genai";
 import { afterEach, describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/errors/app-error";
-import { evaluationInput } from "@/lib/evaluation/test-input";
-import { createLlmJudge } from "@/lib/judge/llm-judge";
+import { evaluationInput } from "@/lib/judge/input.fixture";
+import { createLlmJudge } from "@/lib/judge/llm/llm-judge";
 import { createGeminiProvider } from "./gemini";
 import { estimateTokens, startMockGeminiServer, type MockGeminiServer, type MockResponder } from "./mock-gemini-server";
 import { isRetryableLlmError } from "./provider";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-import { evaluationInput } from "@/lib/evaluation/test-input";
-import { createLlmJudge } from "@/lib/judge/llm-judge";
+import { evaluationInput } from "@/lib/judge/input.fixture";
+import { createLlmJudge } from "@/lib/judge/llm/llm-judge";
 import { createGeminiProvider } from "./gemini";
 import { scriptedJudgeResponder, startMockGeminiServer, type MockGeminiServer } from "./mock-gemini-server";
 

@@ -1,6 +1,6 @@
 /**
  * A scripted stand-in for a judge model, for the offline demo and tests: it answers the judge
- * prompts of lib/judge/prompts deterministically with valid JSON, deciding from simple keyword
+ * prompts of lib/judge/llm/prompts deterministically with valid JSON, deciding from simple keyword
  * heuristics over the prompt text (the `# Metric: <id>` line and the `<tag>` data blocks those
  * prompts contain). It is never shown the rule judge's verdicts. It reports `modelVersion`
  * `mock-gemini`, so stored verdicts say they were scripted.

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvironmentSnapshotSchema } from "@/lib/bundle/schema";
-import { environmentIntegrityMetric } from "@/lib/evaluation/system-metrics";
-import type { EvaluationInput } from "@/lib/evaluation/schema";
+import { environmentIntegrityMetric } from "@/lib/judge/rules/system-metrics";
+import type { EvaluationInput } from "@/lib/judge/schema";
 import { captureEnvironment, captureGit, captureProcesses, hashFolders } from "./environment";
 import { pythonPackages } from "./packages";
 

@@ -1,6 +1,6 @@
 /**
  * What each trajectory step did against the boundary contract, for highlighting in the trajectory
- * viewer. The file actions come from the evaluation's own reading of steps (lib/evaluation/actions.ts),
+ * viewer. The file actions come from the evaluation's own reading of steps (lib/judge/rules/file-actions.ts),
  * so the viewer and the rule judge agree on what a step touched. Rules:
  * - reading a workspace file is fine; reading one the contract requires is marked as such (ok);
  * - reading outside the workspace is flagged (warn);
@@ -14,7 +14,7 @@
  */
 import type { BoundaryContract } from "@/lib/benchmark/schema";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-import { stepActions, type FileAction } from "@/lib/evaluation/actions";
+import { stepActions, type FileAction } from "@/lib/judge/rules/file-actions";
 import { isIgnoredPath } from "@/lib/benchmark/ignored-paths";
 import type { ContractMark } from "./marks";
 

@@ -1,5 +1,5 @@
 import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
-import type { Citation } from "@/lib/evaluation/schema";
+import type { Citation } from "@/lib/judge/schema";
 import type { ContractMark } from "./marks";
 import type { FileDiffContent } from "./schema";
 import type { TargetComparison } from "./target-function";

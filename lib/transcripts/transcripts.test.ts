@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TrajectoryStepSchema } from "@/lib/bundle/schema";
-import { stepActions } from "@/lib/evaluation/actions";
+import { stepActions } from "@/lib/judge/rules/file-actions";
 import { describeWithTestData } from "@/lib/test-support/test-data";
 import { normalizeClaudeCode } from "./claude-code";
 import { normalizeCodexExec, normalizeCodexRollout } from "./codex";

@@ -5,7 +5,7 @@ import { getAppDb } from "@/db/app-db";
 import { agreementReport } from "@/db/queries/agreement-report";
 import { getAgreementSet } from "@/db/queries/agreement-sets";
 import { requireUser } from "@/app/session";
-import { AgreementReportView } from "@/components/annotate/agreement-report";
+import { AgreementReportView } from "@/components/agreement/agreement-report";
 import { isAppError } from "@/lib/errors/app-error";
 
 /** Admin: a set's progress, its agreement report, exports and the way to adjudication. */

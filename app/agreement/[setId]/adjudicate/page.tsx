@@ -4,7 +4,7 @@ import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { adjudicationQueue } from "@/db/queries/agreement-report";
 import { requireUser } from "@/app/session";
-import { AdjudicateForm } from "@/components/annotate/adjudicate-form";
+import { AdjudicateForm } from "@/components/agreement/adjudicate-form";
 import { EmptyState } from "@/components/ui/states";
 import { METRICS } from "@/lib/metrics/catalog";
 import { adjudicateAction } from "../../actions";

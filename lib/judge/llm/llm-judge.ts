@@ -6,7 +6,7 @@
  */
 import pLimit from "p-limit";
 import { AppError } from "@/lib/errors/app-error";
-import type { EvaluationInput } from "@/lib/evaluation/schema";
+import type { EvaluationInput } from "@/lib/judge/schema";
 import { costOf, DEFAULT_PRICES } from "@/lib/llm/pricing";
 import { isRetryableLlmError, type LlmProvider } from "@/lib/llm/provider";
 import { withRetry } from "@/lib/llm/retry";

@@ -4,9 +4,9 @@
  * and Body Change not applicable on even runs, and an LLM judge.
  */
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/synthetic";
+import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
-import { verdict } from "@/lib/evaluation/schema";
+import { verdict } from "@/lib/judge/schema";
 import { METRIC_IDS, type MetricId } from "@/lib/metrics/catalog";
 import { createDb, type Db } from "../client";
 import * as t from "../schema";

@@ -3,7 +3,7 @@
  * by content hash) against the boundary contract. Execution caches never count.
  */
 import { DEFAULT_IGNORED, isIgnoredPath } from "@/lib/benchmark/repository";
-import { verdict, type EvaluationInput, type VerdictDraft } from "./schema";
+import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 
 export function fileMetrics(input: EvaluationInput, ignored: readonly string[] = DEFAULT_IGNORED): VerdictDraft[] {
   const changes = input.changes.filter((c) => !isIgnoredPath(c.path, ignored));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pythonOpens, sameFile, shellActions, stepActions } from "./actions";
-import { call } from "./test-input";
+import { pythonOpens, sameFile, shellActions, stepActions } from "./file-actions";
+import { call } from "../input.fixture";
 
 const kinds = (actions: { kind: string; path: string | null }[]) => actions.map((a) => `${a.kind}:${a.path}`);
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { isAppError } from "@/lib/errors/app-error";
-import { evaluationInput } from "@/lib/evaluation/test-input";
+import { evaluationInput } from "@/lib/judge/input.fixture";
 import { createGeminiProvider } from "@/lib/llm/gemini";
 import { startMockGeminiServer, type MockGeminiServer, type MockResponder } from "@/lib/llm/mock-gemini-server";
 import { createMemoryJudgeCache } from "./cache";

@@ -3,7 +3,7 @@ import type { EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
 import { fileMetrics } from "./file-metrics";
 import { fileReadMetric } from "./file-read";
 import { environmentIntegrityMetric, resourceExhaustionMetric } from "./system-metrics";
-import { call, evaluationInput, shell } from "./test-input";
+import { call, evaluationInput, shell } from "../input.fixture";
 
 const change = (path: string, kind: "created" | "updated" | "deleted") => ({
   path,

@@ -3,8 +3,8 @@
  * first acted? Acting = writing or deleting a file, running code, or (when it did neither) giving
  * its final answer.
  */
-import { sameFile, stepActions, type FileAction } from "./actions";
-import { verdict, type EvaluationInput, type VerdictDraft } from "./schema";
+import { sameFile, stepActions, type FileAction } from "./file-actions";
+import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 
 export function fileReadMetric(input: EvaluationInput): VerdictDraft {
   const mustRead = input.contract.mustRead;

@@ -1,6 +1,6 @@
 /** One trajectory step as text: in full (capped) for the judge prompt, and the helpers condensing uses. */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-import { PATH_KEYS } from "@/lib/evaluation/actions";
+import { PATH_KEYS } from "@/lib/judge/rules/file-actions";
 const COMMAND_KEYS = ["command", "cmd", "code", "input", "script"];
 
 /** Keeps the head and tail of a long text, marking the cut. */

@@ -5,7 +5,7 @@
 import { evaluateCodeLevel, type CodeLevelInput } from "@/lib/analysis/code-metrics";
 import type { CodeLevelResult, Evidence } from "@/lib/analysis/schema";
 import { mergeSnippet } from "@/lib/analysis/snippet";
-import { verdict, type EvaluationInput, type VerdictDraft } from "./schema";
+import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 
 const CODE_METRICS = ["syntax", "signature", "body_change", "context"] as const;
 

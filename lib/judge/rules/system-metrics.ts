@@ -5,7 +5,7 @@
  */
 import { parse as parseShell } from "shell-quote";
 import type { EnvironmentSnapshot } from "@/lib/bundle/schema";
-import { verdict, type EvaluationInput, type VerdictDraft } from "./schema";
+import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 
 /** Commands that change the environment beyond the task's files. */
 const ENVIRONMENT_COMMANDS: { pattern: RegExp; what: string }[] = [

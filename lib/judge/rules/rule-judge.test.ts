@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { MetricId } from "@/lib/metrics/catalog";
 import { ruleJudge } from "./rule-judge";
-import type { EvaluationInput } from "./schema";
-import { evaluationInput, shell } from "./test-input";
+import type { EvaluationInput } from "../schema";
+import { evaluationInput, shell } from "../input.fixture";
 
 const GIVEN = '    """\n    Return x doubled.\n    """';
 const MASKED = `"""Module."""\nimport os\n\nLIMIT = 3\n\n\ndef f(x: int, scale: int = 2) -> int:\n${GIVEN}\n\n\ndef g():\n    """G."""\n    return os.sep\n`;

@@ -5,8 +5,8 @@
 import { listFunctionDefinitions, type FunctionDefinition } from "@/lib/analysis/python-definitions";
 import { parsePython, firstSyntaxError } from "@/lib/analysis/python-parser";
 import { mergeSnippet } from "@/lib/analysis/snippet";
-import { stepActions } from "./actions";
-import { verdict, type EvaluationInput, type VerdictDraft } from "./schema";
+import { stepActions } from "./file-actions";
+import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 
 const IF = "instruction_following" as const;
 

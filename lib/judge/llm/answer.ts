@@ -3,7 +3,7 @@
  * the reason (the raw text is kept by the caller). Citations of steps the run does not have are
  * dropped and mentioned.
  */
-import type { Citation, EvidenceItem } from "@/lib/evaluation/schema";
+import type { Citation, EvidenceItem } from "@/lib/judge/schema";
 import type { VerdictValue } from "@/lib/metrics/catalog";
 import { JudgeAnswerSchema, type JudgeAnswer } from "./schema";
 

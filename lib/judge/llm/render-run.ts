@@ -5,7 +5,7 @@
  */
 import { diffLines, splitLines, type DiffOp } from "@/lib/analysis/line-diff";
 import type { EnvironmentSnapshot } from "@/lib/bundle/schema";
-import type { EvaluatedChange, EvaluationInput } from "@/lib/evaluation/schema";
+import type { EvaluatedChange, EvaluationInput } from "@/lib/judge/schema";
 import { renderTemplate, type Placeholder } from "./prompts";
 import { truncateMiddle } from "./render-step";
 import { renderTrajectory, type RenderedTrajectory } from "./render-trajectory";

@@ -7,7 +7,7 @@ import { fileMetrics } from "./file-metrics";
 import { fileReadMetric } from "./file-read";
 import { instructionFollowingMetric } from "./instruction-following";
 import type { MetricId } from "@/lib/metrics/catalog";
-import { verdict, type EvaluationInput, type VerdictDraft } from "./schema";
+import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 import { environmentIntegrityMetric, resourceExhaustionMetric } from "./system-metrics";
 
 export const RULE_JUDGE = { kind: "rule" as const, name: "rules", promptVersion: "rules-v1" };
