@@ -19,7 +19,7 @@ import { getInstance, saveBenchmark } from "@/db/queries/benchmarks";
 import { buildBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import type { AgentConfig } from "@/lib/bundle/schema";
-import type { WorkspaceFiles } from "@/lib/bundle/write";
+import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { parseCliArgs } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { removeTree } from "@/lib/runner/copy-tree";

@@ -16,7 +16,7 @@ import {
   type ToolSet,
 } from "@/lib/agents/scripted-behaviours";
 import type { Instance } from "@/lib/benchmark/schema";
-import type { WorkspaceFiles } from "@/lib/bundle/write";
+import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 
 export interface ScriptedModel {
   readonly url: string;

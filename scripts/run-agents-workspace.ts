@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { StoredSetupChange } from "@/db/queries/benchmarks";
 import * as t from "@/db/schema";
-import type { WorkspaceFile, WorkspaceFiles } from "@/lib/bundle/write";
+import type { WorkspaceFile, WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { AppError } from "@/lib/errors/app-error";
 import type { WorkspaceSource } from "@/lib/runner/workspace-cache";
 

@@ -5,7 +5,7 @@
  */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
-import type { ResourceLimit } from "@/lib/runner/sandbox-types";
+import type { ResourceLimit } from "@/lib/agents/sandbox";
 import type { ChatMessage, ChatProvider, ToolCall, ToolSpec } from "./chat";
 
 export interface ToolOutcome {

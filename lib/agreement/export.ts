@@ -9,7 +9,7 @@
  * its own JSON file (`manifestBody`).
  */
 import { z } from "zod";
-import { exportBody, type ExportFormat, type ExportRow } from "@/lib/dashboard/export";
+import { exportBody, type ExportFormat, type ExportRow } from "@/lib/util/export-body";
 import { MetricIdSchema } from "@/lib/metrics/catalog";
 import { DEFAULT_BOOTSTRAP_ITERATIONS } from "./report";
 import {

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { AppError } from "@/lib/errors/app-error";
-import type { WorkspaceFiles } from "@/lib/bundle/write";
+import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import type { ModuleIndex } from "@/lib/analysis/python-imports";
 import { PARAPHRASES, renderPrompt } from "./paraphrases";
 import { contextOf, fileInRepo, metadataResolver, splitUsable, type DevEvalSample, type Dropped } from "./deveval";

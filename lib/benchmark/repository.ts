@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Tree } from "web-tree-sitter";
 import { parsePython } from "@/lib/analysis/python-parser";
 import { moduleFile, type ModuleIndex } from "@/lib/analysis/python-imports";
-import type { WorkspaceFiles } from "@/lib/bundle/write";
+import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 
 import { isIgnoredPath } from "./ignored-paths";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SafeRelativePathSchema } from "@/lib/bundle/common-schema";
+import { SafeRelativePathSchema } from "@/lib/util/relative-path";
 import { SubtaskIdSchema } from "./subtasks";
 
 /** Ids are readable slugs: `sample/codegen_file/calc.stats.mean`. */

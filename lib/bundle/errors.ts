@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError, type ErrorCode } from "@/lib/errors/app-error";
+import { formatIssuePath } from "@/lib/errors/issue-path";
 
 /** Where in a bundle a problem sits: the member, and a line or field inside it. */
 export interface BundleLocation {
@@ -35,13 +36,6 @@ export function formatLocation(location: BundleLocation): string {
   if (location.line !== undefined) text += ` line ${location.line}`;
   if (location.field) text += `, field "${location.field}"`;
   return text;
-}
-
-/** `files[3].path`, the dotted path zod reports, as people write it. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, i) => (typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`))
-    .join("");
 }
 
 /** Turns the first issue of a zod error into a BundleError at the given member (and line). */

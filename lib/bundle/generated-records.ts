@@ -8,7 +8,8 @@ import type { Instance } from "@/lib/benchmark/schema";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
 import { pick, seededRandom } from "@/lib/util/random";
 import type { EnvironmentSnapshot, RunManifest, TrajectoryStep } from "./schema";
-import type { RunRecord, WorkspaceFiles } from "./write";
+import type { RunRecord } from "./write";
+import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 
 export interface SyntheticOptions {
   index: number;

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { BundleError } from "./errors";
-import { explainUnsafeRelativePath } from "./paths";
+import { explainUnsafeRelativePath } from "@/lib/util/relative-path";
 import type { BundleFiles, ReadLimits } from "./read";
 import type { InflateBudget } from "./budget";
 import { DEFAULT_MAX_JSON_BYTES, isJsonMember, jsonBudgetError } from "./json-budget";

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { BenchmarkIdSchema, InstanceIdSchema } from "@/lib/benchmark/schema";
 import { AstReportSchema } from "@/lib/analysis/schema";
 import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
-import { IsoTimeSchema, recordOf, SafeRelativePathSchema, Sha256Schema } from "./common-schema";
+import { IsoTimeSchema, recordOf, Sha256Schema } from "./common-schema";
+import { SafeRelativePathSchema } from "@/lib/util/relative-path";
 
 export const BUNDLE_FORMAT = "misbehavior-studio/run-bundle";
 /** The versions this reader knows; 2 adds workspace entries whose content is omitted (`contentOmitted`). */

@@ -7,6 +7,7 @@ import path from "node:path";
 import { create as createTar } from "tar";
 import yazl from "yazl";
 import type { Instance } from "@/lib/benchmark/schema";
+import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import { diffManifests, sha256Hex } from "./parse";
 import type { BundleFiles } from "./read";
@@ -22,19 +23,6 @@ import {
   type TrajectoryStep,
   type WorkspaceManifest,
 } from "./schema";
-
-export interface WorkspaceFile {
-  data: Buffer;
-  mode: number;
-  /**
-   * Set when the content was not kept (a file over the runner's size cap): its real size and hash,
-   * streamed from disk; `data` is then empty. Written as an entry with `contentOmitted`.
-   */
-  omitted?: { size: number; sha256: string };
-}
-
-/** Relative path -> content and mode. */
-export type WorkspaceFiles = Map<string, WorkspaceFile>;
 
 export interface RunRecord {
   manifest: RunManifest;

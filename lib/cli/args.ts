@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { z } from "zod";
-import { formatIssuePath } from "@/lib/bundle/errors";
+import { formatIssuePath } from "@/lib/errors/issue-path";
 import { AppError } from "@/lib/errors/app-error";
 
 /** node:util parseArgs + a zod schema over the values: one clear line for any bad argument. */

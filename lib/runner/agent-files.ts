@@ -5,7 +5,7 @@
  * FIFO or a socket there is noted, never followed or opened, and every read is bounded.
  */
 import type { ExternalAgentAdapter } from "@/lib/agents/external";
-import { explainUnsafeRelativePath } from "@/lib/bundle/paths";
+import { explainUnsafeRelativePath } from "@/lib/util/relative-path";
 import { describeKind, readUntrusted } from "@/lib/util/untrusted-files";
 import { walkUntrusted } from "@/lib/util/untrusted-walk";
 import type { RunnerNote } from "./run-notes";

@@ -4,7 +4,7 @@
  * disk. The agent file's `limits` override each default (docs/external-agents.md).
  */
 import type { RunLimits } from "./record-run";
-import type { CommandLimits, ResourceLimit } from "./sandbox-types";
+import type { CommandLimits, ResourceLimit } from "@/lib/agents/sandbox";
 
 export const DEFAULT_RESOURCE_LIMITS = {
   memoryBytes: 4 * 1024 * 1024 * 1024,

@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 import { AppError } from "@/lib/errors/app-error";
 import { treeUsage } from "./process-tree";
 import { createPidsCgroup, diskUsageBytes, watchTmpfs, type TmpfsWatch } from "./sandbox-limits";
-import type { CommandLimits, CommandResult, ResourceLimit } from "./sandbox-types";
+import type { CommandLimits, CommandResult, ResourceLimit } from "@/lib/agents/sandbox";
 
 /** Between SIGTERM and SIGKILL when a command is stopped. */
 const KILL_GRACE_MS = 500;

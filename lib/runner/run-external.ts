@@ -16,7 +16,7 @@ import { collectAgentFiles, OUTPUT_DIR, STDERR_FILE, STUDIO_DIR } from "./agent-
 import { FORWARDER_SOURCE, startModelGateway, type ModelGateway } from "./model-gateway";
 import { recordRun, type AgentOutcome, type RecordRunOptions, type RunLimits } from "./record-run";
 import { resourceLimitMessage, resourceLimitsOf } from "./resource-limits";
-import type { CommandResult } from "./sandbox-types";
+import type { CommandResult } from "@/lib/agents/sandbox";
 import { quote as quoteArgv } from "shell-quote";
 
 /** Where the gateway's socket folder appears inside the sandbox (on its private /tmp). */

@@ -15,9 +15,9 @@ import path from "node:path";
 import { AppError } from "@/lib/errors/app-error";
 import { runCommand } from "./run-command";
 import { hostView, viewArgs } from "./sandbox-view";
-import type { CommandLimits, CommandResult, Sandbox, SandboxOptions } from "./sandbox-types";
+import type { CommandLimits, CommandResult, Sandbox, SandboxOptions } from "@/lib/agents/sandbox";
 
-export type { CommandLimits, CommandResult, ResourceLimit, Sandbox, SandboxOptions } from "./sandbox-types";
+export type { CommandLimits, CommandResult, ResourceLimit, Sandbox, SandboxOptions } from "@/lib/agents/sandbox";
 
 export interface ProcessSandbox extends Sandbox {
   readonly mode: "bubblewrap" | "process-group";

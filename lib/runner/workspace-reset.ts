@@ -7,7 +7,7 @@
  */
 import fsSync from "node:fs";
 import path from "node:path";
-import type { WorkspaceFile, WorkspaceFiles } from "@/lib/bundle/write";
+import type { WorkspaceFile, WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { FILES_PER_YIELD, yieldToEventLoop } from "./copy-tree";
 import { S_IFLNK, S_IFMT } from "./workspace";
 

@@ -4,7 +4,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manifestOf, type WorkspaceFiles } from "@/lib/bundle/write";
+import { manifestOf } from "@/lib/bundle/write";
+import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { scanWorkspace, writeWorkspace } from "./workspace";
 
 let root: string;

@@ -6,8 +6,8 @@
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { explainUnsafeRelativePath } from "@/lib/bundle/paths";
-import type { WorkspaceFiles } from "@/lib/bundle/write";
+import { explainUnsafeRelativePath } from "@/lib/util/relative-path";
+import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { AppError } from "@/lib/errors/app-error";
 import { hashOpened } from "@/lib/util/untrusted-files";
 import { walkUntrusted, type WalkEntry } from "@/lib/util/untrusted-walk";

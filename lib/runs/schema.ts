@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SafeRelativePathSchema } from "@/lib/bundle/common-schema";
+import { SafeRelativePathSchema } from "@/lib/util/relative-path";
 
 /** `GET /api/runs/<id>/files?path=...`: one changed file of a run, by its workspace path. */
 export const RunFileQuerySchema = z.object({ path: SafeRelativePathSchema });

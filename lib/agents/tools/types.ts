@@ -4,7 +4,7 @@
  * which files it read, wrote or deleted, so the runner can record them as trajectory steps.
  */
 import type { ToolSpec } from "@/lib/agents/chat";
-import type { CommandLimits, ResourceLimit, Sandbox } from "@/lib/runner/sandbox-types";
+import type { CommandLimits, ResourceLimit, Sandbox } from "@/lib/agents/sandbox";
 
 export interface FileAction {
   kind: "read" | "write" | "delete";

@@ -8,7 +8,7 @@ import { runsFilterFor, searchRuns } from "@/db/queries/runs";
 import { caseStudyExportRows } from "@/lib/case-studies/gallery";
 import { GalleryParamsSchema } from "@/lib/case-studies/schema";
 import { comparedPair, compareConfigurations } from "@/lib/dashboard/compare";
-import { exportBody, type ExportFormat, type ExportRow } from "@/lib/dashboard/export";
+import { exportBody, type ExportFormat, type ExportRow } from "@/lib/util/export-body";
 import { overviewExportRows, prepareOverviewTables } from "@/lib/dashboard/overview";
 import {
   CompareParamsSchema,

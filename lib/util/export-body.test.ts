@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defuseCsvCell, exportBody, toCsv } from "./export";
+import { defuseCsvCell, exportBody, toCsv } from "./export-body";
 
 describe("exports", () => {
   it("writes RFC 4180 CSV with every column any row has", () => {

@@ -1,8 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 
 export type ExportRow = Record<string, string | number | boolean | null>;
-export const EXPORT_FORMATS = ["csv", "json"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type ExportFormat = "csv" | "json";
 
 /**
  * What a spreadsheet may act on at the start of a cell (OWASP "CSV injection"): = + - @ and

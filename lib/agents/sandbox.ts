@@ -1,6 +1,8 @@
 /**
  * Running untrusted commands for an agent: inside its workspace, with limits, killed as a
  * process group on timeout, never able to write outside the run folder (bubblewrap when present).
+ * The agents' tools and loop state what they need here; lib/runner/sandbox.ts implements it, so
+ * the runner depends on the agents and not the other way round.
  */
 export interface CommandLimits {
   timeoutMs: number;

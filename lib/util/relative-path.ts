@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Paths inside a workspace or a bundle are relative POSIX paths that stay inside their root.
  * Anything else (absolute, `..`, backslashes, NUL, empty segments) is refused, never "fixed".
@@ -15,6 +17,10 @@ export function explainUnsafeRelativePath(p: string): string | null {
   return null;
 }
 
-export function isSafeRelativePath(p: string): boolean {
-  return explainUnsafeRelativePath(p) === null;
-}
+export const SafeRelativePathSchema = z
+  .string()
+  .max(1024)
+  .superRefine((value, ctx) => {
+    const problem = explainUnsafeRelativePath(value);
+    if (problem) ctx.addIssue({ code: "custom", message: `path "${value}" ${problem}` });
+  });
