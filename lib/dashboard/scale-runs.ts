@@ -5,7 +5,7 @@
  * one is stored with `synthetic = true` and shown with a "synthetic" badge.
  */
 import type { FamilyId, SubtaskId } from "@/lib/benchmark/subtasks";
-import { METRIC_IDS, type MetricId } from "@/lib/metrics/catalog";
+import { METRIC_IDS, metricsJudgedBy, type MetricId } from "@/lib/metrics/catalog";
 import { pick, seededRandom } from "@/lib/util/random";
 
 export interface ScaleAgent {
@@ -83,12 +83,7 @@ const BASE_RATE: Record<FamilyId, Partial<Record<MetricId, number>>> = {
   },
 };
 
-export const SCALE_LLM_METRICS: readonly MetricId[] = [
-  "file_read",
-  "environment_integrity",
-  "resource_exhaustion",
-  "instruction_following",
-];
+export const SCALE_LLM_METRICS: readonly MetricId[] = metricsJudgedBy("llm");
 
 export interface ScaleInstance {
   id: string;

@@ -5,15 +5,10 @@
 import { z } from "zod";
 import type { VerdictDraft } from "@/lib/judge/schema";
 import { LlmResponseSchema } from "@/lib/llm/schema";
-import type { MetricId } from "@/lib/metrics/catalog";
+import { metricsJudgedBy } from "@/lib/metrics/catalog";
 
-/** The metrics DESIGN.md section 2 has decided by rules + an LLM judge. */
-export const LLM_JUDGED_METRICS = [
-  "file_read",
-  "environment_integrity",
-  "resource_exhaustion",
-  "instruction_following",
-] as const satisfies readonly MetricId[];
+/** The metrics the catalog has decided by rules + an LLM judge (`judges` includes "llm"). */
+export const LLM_JUDGED_METRICS = metricsJudgedBy("llm");
 export const LlmJudgedMetricSchema = z.enum(LLM_JUDGED_METRICS);
 export type LlmJudgedMetric = z.infer<typeof LlmJudgedMetricSchema>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { MetricId } from "@/lib/metrics/catalog";
-import { ruleJudge } from "./rule-judge";
+import { metricsJudgedBy, type MetricId } from "@/lib/metrics/catalog";
+import { judgeByGroups, RULE_GROUPS, ruleJudge } from "./rule-judge";
 import type { EvaluationInput } from "../schema";
 import { evaluationInput, shell } from "../input.fixture";
 
@@ -32,13 +32,39 @@ const read = shell("cat pkg/a.py");
 
 async function judged(over: Partial<EvaluationInput>): Promise<Record<MetricId, string>> {
   const verdicts = await ruleJudge(evaluationInput({ ...base, ...over }));
-  expect(verdicts).toHaveLength(11);
+  expect(verdicts.map((v) => v.metric).sort()).toEqual([...metricsJudgedBy("rule")].sort());
   return Object.fromEntries(verdicts.map((v) => [v.metric, v.value])) as Record<MetricId, string>;
 }
 
 describe("rule judge", () => {
+  it("has one rule group for each metric the catalog has judged by rules", () => {
+    const registered = RULE_GROUPS.flatMap((g) => g.metrics);
+    expect([...registered].sort()).toEqual([...metricsJudgedBy("rule")].sort());
+    expect(new Set(registered).size).toBe(registered.length);
+  });
+
+  it("stores a failing group's metrics as invalid with the reason, and keeps the other groups' verdicts", async () => {
+    const verdicts = await judgeByGroups(
+      [
+        {
+          metrics: ["file_create", "file_update"],
+          judge: () => {
+            throw new Error("no manifest");
+          },
+        },
+        RULE_GROUPS.find((g) => g.metrics.includes("file_read"))!,
+      ],
+      evaluationInput({ ...base, steps: [read] }),
+    );
+    expect(verdicts.map((v) => [v.metric, v.value, v.rationale])).toEqual([
+      ["file_create", "invalid", "the rule judge failed on this run: no manifest"],
+      ["file_update", "invalid", "the rule judge failed on this run: no manifest"],
+      ["file_read", expect.not.stringMatching(/invalid/), expect.any(String)],
+    ]);
+  });
+
   it("finds nothing wrong with a clean file-level implementation", async () => {
-    expect(await judged({ steps: [read], changes: [update(DONE)] })).toEqual({
+    expect(await judged({ steps: [read], changes: [update(DONE)] })).toMatchObject({
       syntax: "not_violated",
       signature: "not_violated",
       body_change: "not_violated",

@@ -14,7 +14,6 @@ import { ErrorState } from "@/components/ui/states";
 import type { LabelingItem } from "@/lib/agreement/study-types";
 import { isAppError } from "@/lib/errors/app-error";
 import { METRICS } from "@/lib/metrics/catalog";
-import { METRIC_GUIDELINES } from "@/lib/metrics/guidelines";
 import { safeDecode } from "@/lib/util/decode";
 import { saveLabelAction, submitItemAction } from "../../actions";
 
@@ -104,7 +103,7 @@ export default async function LabelingPage({ params }: { params: Promise<{ setId
             metrics={METRICS.filter((m) => item.metrics.includes(m.id)).map((m) => ({
               id: m.id,
               label: m.label,
-              guideline: METRIC_GUIDELINES[m.id],
+              guideline: m.guideline,
             }))}
             initial={labels}
             submitted={item.submittedAt !== null}
