@@ -7,19 +7,11 @@ import { removeAdjudication, saveAdjudication } from "@/db/queries/agreement-rep
 import { authorize } from "@/app/session";
 import { STRATUM_FIELDS } from "@/lib/agreement/study-schema";
 import { parseInput } from "@/lib/agreement/validate";
-import { isAppError, publicMessageOf } from "@/lib/errors/app-error";
+import { runAction, type ActionResult } from "@/lib/errors/action-result";
 import { MetricIdSchema } from "@/lib/metrics/catalog";
 
-export type AdminActionResult = { ok: true; message: string } | { ok: false; error: string };
-
-async function adminAction(run: (userId: number) => AdminActionResult): Promise<AdminActionResult> {
-  try {
-    const user = await authorize(["admin"]);
-    return run(user.id);
-  } catch (error) {
-    if (!isAppError(error) || error.code === "INTERNAL") console.error("agreement action failed", error);
-    return { ok: false, error: publicMessageOf(error) };
-  }
+async function adminAction(run: (userId: number) => ActionResult): Promise<ActionResult> {
+  return runAction("agreement action", async () => run((await authorize(["admin"])).id));
 }
 
 const numberField = (form: FormData, name: string) => {
@@ -28,7 +20,7 @@ const numberField = (form: FormData, name: string) => {
 };
 
 /** The "new agreement set" form: the domain schema validates it (messages name the field). */
-export async function createSetAction(_previous: AdminActionResult | null, form: FormData): Promise<AdminActionResult> {
+export async function createSetAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return adminAction((userId) => {
     const benchmark = form.get("benchmarkId");
     const set = createAgreementSet(
@@ -61,7 +53,7 @@ const AdjudicateSchema = z.strictObject({
 });
 
 /** Records (or clears) an admin's final label for an item and metric. */
-export async function adjudicateAction(input: unknown): Promise<AdminActionResult> {
+export async function adjudicateAction(input: unknown): Promise<ActionResult> {
   return adminAction((userId) => {
     const a = parseInput(AdjudicateSchema, input, "adjudication");
     if (a.value === "clear") removeAdjudication(getAppDb(), a.setId, a.runId, a.metric);

@@ -5,7 +5,7 @@ import { saveLabel, submitItem } from "@/db/queries/agreement-labels";
 import { authorize } from "@/app/session";
 import { HumanLabelSchema, RATIONALE_MAX } from "@/lib/agreement/study-schema";
 import { parseInput } from "@/lib/agreement/validate";
-import { isAppError, publicMessageOf } from "@/lib/errors/app-error";
+import { runAction } from "@/lib/errors/action-result";
 import { MetricIdSchema } from "@/lib/metrics/catalog";
 import type { LabelActionResult } from "@/lib/agreement/study-types";
 
@@ -24,13 +24,7 @@ const SaveSchema = ItemSchema.extend({
  * signed-in account, validates its input, and the queries refuse items not assigned to the caller.
  */
 async function labelAction(run: (userId: number) => LabelActionResult): Promise<LabelActionResult> {
-  try {
-    const user = await authorize(["annotator", "admin"]);
-    return run(user.id);
-  } catch (error) {
-    if (!isAppError(error) || error.code === "INTERNAL") console.error("label action failed", error);
-    return { ok: false, error: publicMessageOf(error) };
-  }
+  return runAction("label action", async () => run((await authorize(["annotator", "admin"])).id));
 }
 
 /** Autosave of one metric's label and rationale. */

@@ -3,10 +3,9 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getAppDb } from "@/db/app-db";
 import { enqueueJob, requestCancel } from "@/db/queries/jobs";
-import type { ActionResult } from "@/components/jobs/job-forms";
+import { runAction, type ActionResult } from "@/lib/errors/action-result";
 import { agentFileProblem, jobParamsFromForm } from "@/lib/jobs/form";
 import { isAgentFilePath } from "@/lib/jobs/schema";
-import { publicMessageOf } from "@/lib/errors/app-error";
 import { authorize } from "../session";
 
 /**
@@ -14,22 +13,20 @@ import { authorize } from "../session";
  * machine), and the form is validated like any other input (lib/jobs/form.ts).
  */
 export async function enqueueJobAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
-  try {
+  return runAction("job action", async () => {
     await authorize(["admin"]);
-  } catch (error) {
-    return { ok: false, error: publicMessageOf(error) };
-  }
-  const parsed = jobParamsFromForm(form);
-  if (!parsed.ok) return parsed;
-  const { params } = parsed;
-  if (params.kind === "run-agents" && isAgentFilePath(params.agent)) {
-    // The worker runs in the project folder, as this server does.
-    const problem = await agentFileProblem(process.cwd(), params.agent);
-    if (problem) return { ok: false, error: problem };
-  }
-  const id = enqueueJob(getAppDb(), params);
-  revalidatePath("/jobs");
-  return { ok: true, message: `job ${id} queued` };
+    const parsed = jobParamsFromForm(form);
+    if (!parsed.ok) return parsed;
+    const { params } = parsed;
+    if (params.kind === "run-agents" && isAgentFilePath(params.agent)) {
+      // The worker runs in the project folder, as this server does.
+      const problem = await agentFileProblem(process.cwd(), params.agent);
+      if (problem) return { ok: false, error: problem };
+    }
+    const id = enqueueJob(getAppDb(), params);
+    revalidatePath("/jobs");
+    return { ok: true, message: `job ${id} queued` };
+  });
 }
 
 /** Admins only; anyone else gets an error (the page shows them no Cancel button). */

@@ -1,7 +1,7 @@
 "use server";
 import { redirect } from "next/navigation";
-import { parseSignInForm, safeNextPath, type AccountActionResult, type SignInField } from "@/lib/auth/schema";
-import { publicMessageOf } from "@/lib/errors/app-error";
+import { parseSignInForm, safeNextPath, type SignInField } from "@/lib/auth/schema";
+import { actionFailure, type ActionResult } from "@/lib/errors/action-result";
 import { signInWithPassword, signOut } from "../session";
 
 /** The one refusal for an unknown username and a wrong password alike: it tells an attacker nothing. */
@@ -9,17 +9,16 @@ const WRONG = "Wrong username or password.";
 
 /** Signs in and goes to `next` (a path on this site; anything else goes home). */
 export async function signInAction(
-  _previous: AccountActionResult<SignInField> | null,
+  _previous: ActionResult<SignInField> | null,
   form: FormData,
-): Promise<AccountActionResult<SignInField>> {
+): Promise<ActionResult<SignInField>> {
   const parsed = parseSignInForm({ username: form.get("username"), password: form.get("password") });
   if (!parsed.ok) return { ok: false, error: "Enter your username and password.", fieldErrors: parsed.fieldErrors };
   let outcome: Awaited<ReturnType<typeof signInWithPassword>>;
   try {
     outcome = await signInWithPassword(parsed.value.username, parsed.value.password);
   } catch (error) {
-    console.error("sign-in failed", error);
-    return { ok: false, error: publicMessageOf(error) };
+    return actionFailure("sign-in", error);
   }
   if (!outcome.ok) {
     if (outcome.reason === "throttled") {

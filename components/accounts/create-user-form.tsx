@@ -6,14 +6,14 @@ import {
   PASSWORD_MIN,
   ROLES,
   USERNAME_MAX,
-  type AccountActionResult,
   type NewUserField,
   type Role,
 } from "@/lib/auth/schema";
+import type { ActionResult } from "@/lib/errors/action-result";
 import styles from "./accounts.module.css";
 import { Field, FormMessage, useAccountForm, useFocusAfterSubmit } from "./field";
 
-type Result = AccountActionResult<NewUserField>;
+type Result = ActionResult<NewUserField>;
 export type CreateUserAction = (previous: Result | null, form: FormData) => Promise<Result>;
 
 const FIELDS: NewUserField[] = ["username", "displayName", "role", "password"];

@@ -8,7 +8,7 @@ import {
   type ReactNode,
   type RefObject,
 } from "react";
-import type { AccountActionResult } from "@/lib/auth/schema";
+import type { ActionResult } from "@/lib/errors/action-result";
 import styles from "./accounts.module.css";
 
 /**
@@ -57,7 +57,7 @@ export function FormMessage({
   testId,
   messageRef,
 }: {
-  state: AccountActionResult | null;
+  state: ActionResult<string> | null;
   testId: string;
   messageRef?: RefObject<HTMLParagraphElement | null>;
 }) {
@@ -80,7 +80,7 @@ export function FormMessage({
  * whole form), else the message. So a keyboard user lands where the problem is.
  */
 export function useFocusAfterSubmit(
-  state: AccountActionResult | null,
+  state: ActionResult<string> | null,
   form: RefObject<HTMLFormElement | null>,
   fields: readonly string[],
   retryField?: string,
@@ -105,7 +105,7 @@ export function useFocusAfterSubmit(
  * sent). `action` stays on the form for a browser without JavaScript. `onAnswer` runs with each
  * answer, in the same transition (clear the password, empty the form after success).
  */
-export function useAccountForm<R extends AccountActionResult>(
+export function useAccountForm<R extends ActionResult<string>>(
   action: (previous: R | null, form: FormData) => Promise<R>,
   onAnswer: (result: R) => void,
 ) {

@@ -1,10 +1,11 @@
 "use client";
 import { useRef, useState } from "react";
-import type { AccountActionResult, SignInField } from "@/lib/auth/schema";
+import type { SignInField } from "@/lib/auth/schema";
+import type { ActionResult } from "@/lib/errors/action-result";
 import styles from "./accounts.module.css";
 import { Field, FormMessage, useAccountForm, useFocusAfterSubmit } from "./field";
 
-type Result = AccountActionResult<SignInField>;
+type Result = ActionResult<SignInField>;
 export type SignInAction = (previous: Result | null, form: FormData) => Promise<Result>;
 
 /** Username and password; on success the action redirects to `next`. A refusal keeps the username. */

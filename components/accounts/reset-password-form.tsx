@@ -1,10 +1,11 @@
 "use client";
 import { useRef, useState } from "react";
-import { PASSWORD_MAX, PASSWORD_MIN, type AccountActionResult, type PasswordResetField } from "@/lib/auth/schema";
+import { PASSWORD_MAX, PASSWORD_MIN, type PasswordResetField } from "@/lib/auth/schema";
+import type { ActionResult } from "@/lib/errors/action-result";
 import styles from "./accounts.module.css";
 import { Field, FormMessage, useAccountForm, useFocusAfterSubmit } from "./field";
 
-type Result = AccountActionResult<PasswordResetField>;
+type Result = ActionResult<PasswordResetField>;
 export type ResetPasswordAction = (previous: Result | null, form: FormData) => Promise<Result>;
 
 const FIELDS: PasswordResetField[] = ["userId", "password"];

@@ -1,9 +1,12 @@
 "use client";
 import { useActionState } from "react";
-import type { AccountActionResult } from "@/lib/auth/schema";
+import type { ActionResult } from "@/lib/errors/action-result";
 import styles from "./accounts.module.css";
 
-export type UnlockSignInAction = (previous: AccountActionResult | null, form: FormData) => Promise<AccountActionResult>;
+export type UnlockSignInAction = (
+  previous: ActionResult<string> | null,
+  form: FormData,
+) => Promise<ActionResult<string>>;
 
 /** An admin forgets an account's failed sign-ins: its backoff ends at once. */
 export function UnlockSignInButton({ action, userId }: { action: UnlockSignInAction; userId: number }) {

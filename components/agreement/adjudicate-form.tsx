@@ -1,7 +1,8 @@
 "use client";
 import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/errors/action-result";
 
-type Result = { ok: true; message: string } | { ok: false; error: string };
+type Result = ActionResult;
 
 /** An admin's final label for one (item, metric): violated / not violated / clear, with a note. */
 export function AdjudicateForm(props: {

@@ -1,7 +1,8 @@
 "use client";
 import { useActionState } from "react";
+import type { ActionResult } from "@/lib/errors/action-result";
 
-type Result = { ok: true; message: string } | { ok: false; error: string };
+type Result = ActionResult;
 
 export interface CreateSetFormProps {
   action: (previous: Result | null, form: FormData) => Promise<Result>;

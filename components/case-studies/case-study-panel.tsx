@@ -2,8 +2,11 @@
 import Link from "next/link";
 import { useActionState, useEffect, useRef, useState, startTransition, type FormEvent } from "react";
 import { formatStamp, galleryHref } from "@/lib/case-studies/gallery";
-import { CASE_STUDY_FIELDS, type CaseStudyFieldErrors } from "@/lib/case-studies/schema";
-import type { CaseStudy, CaseStudyActionResult } from "@/lib/case-studies/types";
+import { CASE_STUDY_FIELDS, type CaseStudyField, type CaseStudyFieldErrors } from "@/lib/case-studies/schema";
+import type { CaseStudy } from "@/lib/case-studies/types";
+import type { ActionResult } from "@/lib/errors/action-result";
+
+type CaseStudyActionResult = ActionResult<CaseStudyField>;
 import { CaseStudyFields, type CaseStudyValues } from "./case-study-form";
 import { TagChips } from "./tag-chips";
 

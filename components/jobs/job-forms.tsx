@@ -1,7 +1,7 @@
 "use client";
 import { useActionState, useState } from "react";
 import { AGENT_FILE_CHOICE } from "@/lib/jobs/agent-choice";
-export type ActionResult = { ok: true; message: string } | { ok: false; error: string };
+import type { ActionResult } from "@/lib/errors/action-result";
 type EnqueueAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
 export function JobForms({

@@ -3,6 +3,7 @@
  * serializable data. An annotator's views never carry another annotator's labels or a judge's
  * verdict unless they come from `loadRevealed`, which checks that the item was submitted first.
  */
+import type { ActionResult } from "@/lib/errors/action-result";
 import type { MetricId, VerdictValue } from "@/lib/metrics/catalog";
 import type { RunDetail } from "@/lib/runs/types";
 import type { ItemMetricMajority } from "./item-majority";
@@ -170,4 +171,4 @@ export interface AdjudicationCase {
 }
 
 /** What the labeling workspace's server actions answer (save a label, submit an item). */
-export type LabelActionResult = { ok: true; nextRunId?: string | null } | { ok: false; error: string };
+export type LabelActionResult = ActionResult<never, { nextRunId?: string | null }>;

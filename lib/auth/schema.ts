@@ -5,6 +5,7 @@
  * under the field's label, a CLI after the flag's name (`--password-stdin: at least 12 characters`).
  */
 import { z } from "zod";
+import { parseForm, type FormParse } from "@/lib/errors/zod-issues";
 
 /** admin: everything, accounts included; annotator: labels the agreement sets given to them; viewer: reads. */
 export const ROLES = ["admin", "annotator", "viewer"] as const;
@@ -45,27 +46,6 @@ export const PasswordSchema = z
 export const SessionTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "not a session token");
 
 // ---------------------------------------------------------------- forms
-
-export type FieldErrors<F extends string> = Partial<Record<F, string>>;
-export type FormParse<T, F extends string> = { ok: true; value: T } | { ok: false; fieldErrors: FieldErrors<F> };
-
-/** What the account actions answer; a bad form names each field's problem. */
-export type AccountActionResult<F extends string = string> =
-  { ok: true; message: string } | { ok: false; error: string; fieldErrors?: FieldErrors<F> };
-
-function parseForm<S extends z.ZodObject, F extends string>(
-  schema: S,
-  input: Record<F, unknown>,
-): FormParse<z.infer<S>, F> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const fieldErrors: FieldErrors<F> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as F;
-    fieldErrors[field] ??= issue.message;
-  }
-  return { ok: false, fieldErrors };
-}
 
 /** FormData values are strings or files; an absent field is undefined. */
 const formText = (value: unknown) => (value === null ? undefined : value);

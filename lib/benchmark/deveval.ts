@@ -3,7 +3,7 @@
  * dropping unusable samples with a reason, and the file- vs repository-context split.
  */
 import { z } from "zod";
-import { formatIssuePath } from "@/lib/errors/issue-path";
+import { formatIssuePath } from "@/lib/errors/zod-issues";
 import { AppError } from "@/lib/errors/app-error";
 
 const LineSpan = z

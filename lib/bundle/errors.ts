@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { AppError, type ErrorCode } from "@/lib/errors/app-error";
-import { formatIssuePath } from "@/lib/errors/issue-path";
+import { formatIssuePath } from "@/lib/errors/zod-issues";
 
 /** Where in a bundle a problem sits: the member, and a line or field inside it. */
 export interface BundleLocation {

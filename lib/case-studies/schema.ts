@@ -5,6 +5,8 @@
  * field, so the form can show it next to that field and a bad link says what is wrong.
  */
 import { z } from "zod";
+import type { FieldErrors } from "@/lib/errors/action-result";
+import { parseForm, type FormParse } from "@/lib/errors/zod-issues";
 
 export const TITLE_MAX = 200;
 export const NOTE_MAX = 20_000;
@@ -77,19 +79,13 @@ export const CaseStudyInputSchema = z.object({
 /** What the form sends, normalized: trimmed title and note, tags lower-case, deduplicated and sorted. */
 export type CaseStudyInput = z.infer<typeof CaseStudyInputSchema>;
 
-export type CaseStudyFieldErrors = Partial<Record<CaseStudyField, string>>;
-export type CaseStudyFormParse = { ok: true; value: CaseStudyInput } | { ok: false; fieldErrors: CaseStudyFieldErrors };
+export type CaseStudyFieldErrors = FieldErrors<CaseStudyField>;
 
 /** The form's fields (strings, or absent) into a case study, or one message per bad field. */
-export function parseCaseStudyForm(raw: Partial<Record<CaseStudyField, unknown>>): CaseStudyFormParse {
-  const result = CaseStudyInputSchema.safeParse(raw);
-  if (result.success) return { ok: true, value: result.data };
-  const fieldErrors: CaseStudyFieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as CaseStudyField;
-    fieldErrors[field] ??= issue.message;
-  }
-  return { ok: false, fieldErrors };
+export function parseCaseStudyForm(
+  raw: Partial<Record<CaseStudyField, unknown>>,
+): FormParse<CaseStudyInput, CaseStudyField> {
+  return parseForm(CaseStudyInputSchema, raw);
 }
 
 /** A run id as a server action receives it (the route decodes it; it names an existing run or nothing). */

@@ -1,5 +1,4 @@
 import type { MetricId } from "@/lib/metrics/catalog";
-import type { CaseStudyFieldErrors } from "./schema";
 
 /** A flagged run as stored: tags lower-case and sorted (lib/case-studies/schema.ts). */
 export interface CaseStudy {
@@ -36,7 +35,3 @@ export interface CaseStudyGallery {
   /** All case studies, filtered or not: tells "none yet" from "none match". */
   total: number;
 }
-
-/** What the flag, edit and unflag actions answer; a bad form names each field's problem. */
-export type CaseStudyActionResult =
-  { ok: true; message: string } | { ok: false; error: string; fieldErrors?: CaseStudyFieldErrors };

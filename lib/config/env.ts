@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TrustedProxiesSchema } from "@/lib/auth/client-address";
-import { formatIssuePath } from "@/lib/errors/issue-path";
+import { formatIssuePath } from "@/lib/errors/zod-issues";
 import { DEFAULT_MAX_RATIO } from "@/lib/bundle/budget";
 import { DEFAULT_MAX_JSON_BYTES, HEAP_BYTES_PER_JSON_BYTE } from "@/lib/bundle/json-budget";
 import { DEFAULT_READ_LIMITS, type ReadLimits } from "@/lib/bundle/read";

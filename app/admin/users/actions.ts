@@ -8,11 +8,11 @@ import {
   parseNewUserForm,
   parsePasswordResetForm,
   parseUnlockForm,
-  type AccountActionResult,
   type NewUserField,
   type PasswordResetField,
 } from "@/lib/auth/schema";
-import { AppError, isAppError, publicMessageOf } from "@/lib/errors/app-error";
+import { runAction, type ActionResult } from "@/lib/errors/action-result";
+import { AppError, isAppError } from "@/lib/errors/app-error";
 import { loginThrottle } from "../../login-throttle";
 import { authorize, type SessionUser } from "../../session";
 
@@ -20,21 +20,16 @@ const CHECK_FIELDS = "Check the highlighted fields.";
 
 /** Server actions are public endpoints: admins only, every field validated, errors translated once, here. */
 async function adminAction<F extends string>(
-  run: (me: SessionUser) => Promise<AccountActionResult<F>>,
-): Promise<AccountActionResult<F>> {
-  try {
-    return await run(await authorize(["admin"]));
-  } catch (error) {
-    if (!isAppError(error) || error.code === "INTERNAL") console.error("accounts action failed", error);
-    return { ok: false, error: publicMessageOf(error) };
-  }
+  run: (me: SessionUser) => Promise<ActionResult<F>>,
+): Promise<ActionResult<F>> {
+  return runAction("accounts action", async () => run(await authorize(["admin"])));
 }
 
 /** Creates an account with a role and an initial password (there is no sign-up). */
 export async function createUserAction(
-  _previous: AccountActionResult<NewUserField> | null,
+  _previous: ActionResult<NewUserField> | null,
   form: FormData,
-): Promise<AccountActionResult<NewUserField>> {
+): Promise<ActionResult<NewUserField>> {
   return adminAction(async () => {
     const parsed = parseNewUserForm({
       username: form.get("username"),
@@ -66,9 +61,9 @@ export async function createUserAction(
  * this session too, so it goes to the sign-in page.
  */
 export async function resetPasswordAction(
-  _previous: AccountActionResult<PasswordResetField> | null,
+  _previous: ActionResult<PasswordResetField> | null,
   form: FormData,
-): Promise<AccountActionResult<PasswordResetField>> {
+): Promise<ActionResult<PasswordResetField>> {
   let signedOutSelf = false;
   const result = await adminAction<PasswordResetField>(async (me) => {
     const parsed = parsePasswordResetForm({ userId: form.get("userId"), password: form.get("password") });
@@ -88,10 +83,7 @@ export async function resetPasswordAction(
 }
 
 /** Forgets an account's failed sign-ins (the throttle is in this server's memory): its backoff ends now. */
-export async function unlockSignInAction(
-  _previous: AccountActionResult | null,
-  form: FormData,
-): Promise<AccountActionResult> {
+export async function unlockSignInAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return adminAction(async () => {
     const parsed = parseUnlockForm({ userId: form.get("userId") });
     if (!parsed.ok) return { ok: false, error: parsed.fieldErrors.userId ?? CHECK_FIELDS };

@@ -3,9 +3,9 @@ import { revalidatePath } from "next/cache";
 import { getAppDb } from "@/db/app-db";
 import { annotationStudyActive, authorize } from "@/app/session";
 import { getCaseStudy, removeCaseStudy, upsertCaseStudy } from "@/db/queries/case-studies";
-import { CaseStudyRunIdSchema, parseCaseStudyForm } from "@/lib/case-studies/schema";
-import type { CaseStudyActionResult } from "@/lib/case-studies/types";
-import { AppError, isAppError, publicMessageOf } from "@/lib/errors/app-error";
+import { CaseStudyRunIdSchema, parseCaseStudyForm, type CaseStudyField } from "@/lib/case-studies/schema";
+import { runAction, type ActionResult } from "@/lib/errors/action-result";
+import { AppError } from "@/lib/errors/app-error";
 
 /**
  * Who may flag, edit and unflag case studies: the one check both actions pass through. Everyone
@@ -18,9 +18,9 @@ async function authorizeCaseStudyChange(): Promise<void> {
 /** Server actions are public endpoints: authorize, validate, and translate errors once, here. */
 async function caseStudyAction(
   form: FormData,
-  change: (runId: string) => CaseStudyActionResult,
-): Promise<CaseStudyActionResult> {
-  try {
+  change: (runId: string) => ActionResult<CaseStudyField>,
+): Promise<ActionResult<CaseStudyField>> {
+  return runAction("case study action", async () => {
     await authorizeCaseStudyChange();
     const runId = CaseStudyRunIdSchema.safeParse(form.get("runId"));
     if (!runId.success) throw new AppError("INVALID_INPUT", runId.error.issues[0]?.message ?? "run: invalid");
@@ -30,19 +30,16 @@ async function caseStudyAction(
       revalidatePath("/case-studies");
     }
     return result;
-  } catch (error) {
-    if (!isAppError(error) || error.code === "INTERNAL") console.error("case study action failed", error);
-    return { ok: false, error: publicMessageOf(error) };
-  }
+  });
 }
 
 const field = (form: FormData, name: string) => form.get(name) ?? undefined;
 
 /** Flags the run as a case study, or saves the edits to its case study. */
 export async function saveCaseStudyAction(
-  _previous: CaseStudyActionResult | null,
+  _previous: ActionResult<CaseStudyField> | null,
   form: FormData,
-): Promise<CaseStudyActionResult> {
+): Promise<ActionResult<CaseStudyField>> {
   return caseStudyAction(form, (runId) => {
     const parsed = parseCaseStudyForm({
       title: field(form, "title"),
@@ -59,9 +56,9 @@ export async function saveCaseStudyAction(
 
 /** Unflags the run (its title, note and tags are deleted). */
 export async function removeCaseStudyAction(
-  _previous: CaseStudyActionResult | null,
+  _previous: ActionResult<CaseStudyField> | null,
   form: FormData,
-): Promise<CaseStudyActionResult> {
+): Promise<ActionResult<CaseStudyField>> {
   return caseStudyAction(form, (runId) => {
     // Idempotent: unflagged in another tab meanwhile is still unflagged, and the page refreshes.
     const removed = removeCaseStudy(getAppDb(), runId);

@@ -18,7 +18,8 @@ import {
   type SearchParams,
 } from "@/lib/dashboard/params";
 import { metricsInMask } from "@/lib/metrics/catalog";
-import { AppError, httpStatusOf, publicMessageOf } from "@/lib/errors/app-error";
+import { errorResponse } from "@/lib/errors/action-result";
+import { AppError } from "@/lib/errors/app-error";
 
 export const runtime = "nodejs";
 
@@ -130,6 +131,6 @@ export async function GET(request: Request, context: { params: Promise<{ table: 
       },
     });
   } catch (error) {
-    return Response.json({ error: publicMessageOf(error) }, { status: httpStatusOf(error) });
+    return errorResponse("GET /api/export/[table]", error);
   }
 }

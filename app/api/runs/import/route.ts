@@ -3,7 +3,8 @@ import { importParsedBundle } from "@/db/queries/run-import";
 import { createImportPool, ImportBusyError, type ImportPool } from "@/lib/bundle/import-pool";
 import { checkBearerToken, archiveKindOfBytes, readBodyCapped } from "@/lib/bundle/import-request";
 import { loadEnv, readLimitsFrom, type Env } from "@/lib/config/env";
-import { AppError, httpStatusOf, publicMessageOf } from "@/lib/errors/app-error";
+import { errorResponse } from "@/lib/errors/action-result";
+import { AppError } from "@/lib/errors/app-error";
 
 export const runtime = "nodejs";
 
@@ -58,10 +59,9 @@ export async function POST(request: Request): Promise<Response> {
     });
     return Response.json(result, { status: result.outcome === "unchanged" ? 200 : 201 });
   } catch (error) {
-    const status = httpStatusOf(error);
-    if (status >= 500 && !(error instanceof ImportBusyError)) console.error("POST /api/runs/import failed:", error);
-    const headers = error instanceof ImportBusyError ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
-    return Response.json({ error: publicMessageOf(error) }, { status, headers });
+    const busy = error instanceof ImportBusyError;
+    const headers = busy ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
+    return errorResponse("POST /api/runs/import", error, { headers, quiet: busy });
   } finally {
     release?.();
   }

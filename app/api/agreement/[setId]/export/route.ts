@@ -3,7 +3,8 @@ import { reportInput } from "@/db/queries/agreement-report";
 import { authorize } from "@/app/session";
 import { exportLabels, exportReport, manifestBody } from "@/lib/agreement/export";
 import { computeAgreementReport } from "@/lib/agreement/report";
-import { AppError, httpStatusOf, publicMessageOf } from "@/lib/errors/app-error";
+import { errorResponse } from "@/lib/errors/action-result";
+import { AppError } from "@/lib/errors/app-error";
 
 export const runtime = "nodejs";
 
@@ -42,6 +43,6 @@ export async function GET(request: Request, context: { params: Promise<{ setId: 
       },
     });
   } catch (error) {
-    return Response.json({ error: publicMessageOf(error) }, { status: httpStatusOf(error) });
+    return errorResponse("GET /api/agreement/[setId]/export", error);
   }
 }

@@ -3,7 +3,8 @@ import { isAssignedRun } from "@/db/queries/agreement-queue";
 import { getChangedFileContent } from "@/db/queries/run-detail";
 import { canReadDashboard, currentUser } from "@/app/session";
 import { RunIdSchema } from "@/lib/bundle/schema";
-import { AppError, httpStatusOf, publicMessageOf } from "@/lib/errors/app-error";
+import { errorResponse } from "@/lib/errors/action-result";
+import { AppError } from "@/lib/errors/app-error";
 import { RunFileQuerySchema } from "@/lib/runs/schema";
 import { safeDecode } from "@/lib/util/decode";
 
@@ -35,8 +36,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     if (!content) throw new AppError("NOT_FOUND", `run ${id.data} changed no file ${query.data.path}`);
     return Response.json(content, { headers: { "cache-control": "private, max-age=300" } });
   } catch (error) {
-    const status = httpStatusOf(error);
-    if (status >= 500) console.error("GET /api/runs/[id]/files failed:", error);
-    return Response.json({ error: publicMessageOf(error) }, { status });
+    return errorResponse("GET /api/runs/[id]/files", error);
   }
 }
