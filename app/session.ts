@@ -86,11 +86,6 @@ export async function authorizeReader(area: ReadArea): Promise<SessionUser | nul
   return annotationStudyActive() ? authorize(readersOf(area)) : null;
 }
 
-/** For dashboard pages (benchmarks, instances and jobs included): admins and viewers once a study is active. */
-export const requireDashboardViewer = (nextPath: string) => requireReader("dashboard", nextPath);
-export const canReadDashboard = () => canRead("dashboard");
-export const authorizeDashboard = () => authorizeReader("dashboard");
-
 /** ["admin"] -> "an admin"; ["admin", "annotator"] -> "an admin or an annotator". */
 function describeRoles(roles: readonly Role[]): string {
   return roles.map((role) => `${/^[aeiou]/.test(role) ? "an" : "a"} ${role}`).join(" or ");

@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { requireDashboardViewer } from "@/app/session";
+import { requireReader } from "@/app/session";
 import { listBenchmarks } from "@/db/queries/benchmarks";
 
 /** The benchmarks; admins and viewers only once a study is active (lib/auth/access.ts). */
 export default async function BenchmarksPage() {
   await connection();
-  await requireDashboardViewer("/benchmarks");
+  await requireReader("dashboard", "/benchmarks");
   const benchmarks = listBenchmarks(getAppDb());
   return (
     <section>

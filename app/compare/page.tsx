@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { requireDashboardViewer } from "@/app/session";
+import { requireReader } from "@/app/session";
 import { configOptions, pairedRuns } from "@/db/queries/compare";
 import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
 import { ExportLinks } from "@/components/dashboard/export-links";
@@ -13,7 +13,7 @@ import { CompareParamsSchema, parseParams, toQueryString, type SearchParams } fr
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
-  await requireDashboardViewer("/compare");
+  await requireReader("dashboard", "/compare");
   const parsed = parseParams(CompareParamsSchema, await searchParams);
   if (!parsed.ok) return <ErrorState title="This compare link has a bad parameter" errors={parsed.errors} />;
   const params = parsed.value;

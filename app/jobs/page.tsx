@@ -9,7 +9,7 @@ import { JobList } from "@/components/jobs/job-list";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { EmptyState } from "@/components/ui/states";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
-import { currentUser, requireDashboardViewer } from "../session";
+import { currentUser, requireReader } from "../session";
 
 /**
  * The job queue with progress and logs. An evaluation's log lists violations per metric (of one
@@ -18,7 +18,7 @@ import { currentUser, requireDashboardViewer } from "../session";
  */
 export default async function JobsPage() {
   await connection();
-  await requireDashboardViewer("/jobs");
+  await requireReader("dashboard", "/jobs");
   const db = getAppDb();
   const user = await currentUser();
   const isAdmin = user?.role === "admin";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { requireDashboardViewer } from "@/app/session";
+import { requireReader } from "@/app/session";
 import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
 import { overviewGroups } from "@/db/queries/overview";
 import { MetricBarChart } from "@/components/charts/metric-bar-chart";
@@ -15,7 +15,7 @@ import { OverviewParamsSchema, parseParams, toQueryString, type SearchParams } f
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
-  await requireDashboardViewer("/overview");
+  await requireReader("dashboard", "/overview");
   const parsed = parseParams(OverviewParamsSchema, await searchParams);
   if (!parsed.ok) return <ErrorState title="This overview link has a bad filter" errors={parsed.errors} />;
   const params = parsed.value;

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { requireDashboardViewer } from "@/app/session";
+import { requireReader } from "@/app/session";
 import { resolveRunsScope } from "@/db/queries/dashboard-scope";
 import { runFilterOptions, runsFilterFor, searchRuns } from "@/db/queries/runs";
 import { ExportLinks } from "@/components/dashboard/export-links";
@@ -16,7 +16,7 @@ const ALL = (label: string) => ({ value: "", label });
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
-  await requireDashboardViewer("/runs");
+  await requireReader("dashboard", "/runs");
   const raw = await searchParams;
   const parsed = parseParams(RunsParamsSchema, raw);
   if (!parsed.ok) return <ErrorState title="This runs link has a bad parameter" errors={parsed.errors} />;

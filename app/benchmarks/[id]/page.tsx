@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { requireDashboardViewer } from "@/app/session";
+import { requireReader } from "@/app/session";
 import { getBenchmarkSummary } from "@/db/queries/benchmarks";
 import { FAMILY_LABELS } from "@/lib/benchmark/subtasks";
 import { safeDecode } from "@/lib/util/decode";
@@ -10,7 +10,7 @@ import { safeDecode } from "@/lib/util/decode";
 export default async function BenchmarkPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();
   const { id } = await params;
-  await requireDashboardViewer(`/benchmarks/${id}`);
+  await requireReader("dashboard", `/benchmarks/${id}`);
   const decoded = safeDecode(id);
   const summary = decoded === null ? null : getBenchmarkSummary(getAppDb(), decoded);
   if (!summary) notFound();

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { requireDashboardViewer } from "@/app/session";
+import { requireReader } from "@/app/session";
 import { getInstance } from "@/db/queries/benchmarks";
 import { ContractView } from "@/components/benchmark/contract-view";
 import { GroundTruthView } from "@/components/benchmark/ground-truth-view";
@@ -14,7 +14,7 @@ export default async function InstancePage({ params }: { params: Promise<{ id: s
   await connection();
   const rawParts = (await params).id;
   // The ground truth: admins and viewers only once a study is active (lib/auth/access.ts).
-  await requireDashboardViewer(`/instances/${rawParts.join("/")}`);
+  await requireReader("dashboard", `/instances/${rawParts.join("/")}`);
   const parts = rawParts.map(safeDecode);
   const detail = parts.includes(null) ? null : getInstance(getAppDb(), parts.join("/"));
   if (!detail) notFound();

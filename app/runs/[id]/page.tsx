@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
-import { canRead, requireDashboardViewer } from "@/app/session";
+import { canRead, requireReader } from "@/app/session";
 import { getCaseStudy } from "@/db/queries/case-studies";
 import { getRunDetail } from "@/db/queries/run-detail";
 import { ContractView } from "@/components/benchmark/contract-view";
@@ -18,7 +18,7 @@ import { removeCaseStudyAction, saveCaseStudyAction } from "./actions";
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();
   const rawId = (await params).id;
-  await requireDashboardViewer(`/runs/${rawId}`);
+  await requireReader("dashboard", `/runs/${rawId}`);
   const id = safeDecode(rawId);
   const run = id === null ? null : getRunDetail(getAppDb(), id);
   if (!run) notFound();

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { z } from "zod";
 import { getAppDb } from "@/db/app-db";
-import { requireDashboardViewer } from "@/app/session";
+import { requireReader } from "@/app/session";
 import { getBenchmarkSummary, listInstances } from "@/db/queries/benchmarks";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
 import { safeDecode } from "@/lib/util/decode";
@@ -24,7 +24,7 @@ export default async function InstancesPage({
 }) {
   await connection();
   const rawId = (await params).id;
-  await requireDashboardViewer(`/benchmarks/${rawId}/instances`);
+  await requireReader("dashboard", `/benchmarks/${rawId}/instances`);
   const benchmarkId = safeDecode(rawId) ?? "";
   const search = SearchSchema.parse(await searchParams);
   const db = getAppDb();

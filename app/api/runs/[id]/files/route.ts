@@ -1,7 +1,7 @@
 import { getAppDb } from "@/db/app-db";
 import { isAssignedRun } from "@/db/queries/agreement-queue";
 import { getChangedFileContent } from "@/db/queries/run-detail";
-import { canReadDashboard, currentUser } from "@/app/session";
+import { canRead, currentUser } from "@/app/session";
 import { RunIdSchema } from "@/lib/bundle/schema";
 import { errorResponse } from "@/lib/errors/action-result";
 import { AppError } from "@/lib/errors/app-error";
@@ -15,7 +15,7 @@ export const runtime = "nodejs";
  * assigned to (the labeling workspace shows its diffs).
  */
 async function authorizeRunFiles(runId: string): Promise<void> {
-  if (await canReadDashboard()) return;
+  if (await canRead("dashboard")) return;
   const user = await currentUser();
   if (!user) throw new AppError("UNAUTHORIZED", "Sign in first.");
   if (!isAssignedRun(getAppDb(), runId, user.id)) throw new AppError("FORBIDDEN", "this run is not assigned to you");
