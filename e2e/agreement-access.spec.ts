@@ -1,5 +1,5 @@
 /**
- * Issue 7, acceptance: an annotator cannot fetch another annotator's labels or the judges' verdicts
+ * Blindness: an annotator cannot fetch another annotator's labels or the judges' verdicts
  * before submitting, through the pages or by direct requests (exports, dashboard pages, replayed
  * server actions). The set is drawn with k = 1, so no item is shared and ann2's item stays ann2's.
  */

@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 7): concurrent labeling by three sessions loses no label. Three child
+ * Concurrent labeling by three sessions loses no label. Three child
  * processes, each with its own connection to the same database file, save hundreds of labels at
  * once; afterwards every label holds the last value its annotator saved, and no call failed
  * (SQLITE_BUSY included: writes are IMMEDIATE transactions under a 10 s busy timeout).

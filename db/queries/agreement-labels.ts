@@ -1,5 +1,5 @@
 /**
- * The labeling workspace's reads and writes (issue 7 item 3). Blindness is enforced here, not in
+ * The labeling workspace's reads and writes. Blindness is enforced here, not in
  * the pages: every function takes the acting user and refuses (FORBIDDEN) an item that is not
  * assigned to them; the workspace's loader returns the run without the judges' verdicts and only
  * the user's own labels; judges and other annotators come only from `loadRevealed`, after submit.

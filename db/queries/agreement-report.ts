@@ -1,5 +1,5 @@
 /**
- * The agreement report's data (issue 7 items 4, 6, 7): the pure report's input from the database,
+ * The agreement report's data: the pure report's input from the database,
  * the adjudication queue (2-1 splits and ties) and an admin's adjudications. Only submitted labels
  * count: a draft can still change, so it is neither a vote nor exported. Whether the caller may
  * adjudicate or read the report (admins) is the caller's check.

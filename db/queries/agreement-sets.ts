@@ -1,5 +1,5 @@
 /**
- * Agreement sets (issue 7 item 2): drawing one (a stratified, seeded sample of runs from
+ * Agreement sets: drawing one (a stratified, seeded sample of runs from
  * run_facts, lib/agreement/sampling.ts), enrolling its annotators and giving each item k of them,
  * all in one transaction; listing sets with each annotator's progress; an annotator's own queue.
  * Labels, reveal and submission are in agreement-labels.ts, the report in agreement-report.ts.

@@ -1,5 +1,5 @@
 /**
- * Export of an agreement set's labels and report (issue 7 item 7), CSV or JSON, with a manifest
+ * Export of an agreement set's labels and report, CSV or JSON, with a manifest
  * that lets anyone recompute the report: the set, its seed and strata, the judges with their
  * provider, model and prompt version, the bootstrap settings and what every statistic means.
  *

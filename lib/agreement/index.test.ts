@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as agreement from "./index";
 
 describe("lib/agreement public API", () => {
-  it("exports the functions issue 7 names", () => {
+  it("exports the agreement statistics by name", () => {
     const required = [
       "cohenKappa",
       "fleissKappa",

@@ -1,5 +1,5 @@
 /**
- * Agreement statistics for the human agreement study (DESIGN.md section 4, issue 7).
+ * Agreement statistics for the human agreement study (README.md, "The agreement study").
  * Conventions: a statistic that is undefined for its input (no items, a single category, ...)
  * is `null`, never NaN; malformed input (negative or fractional counts, non-square or ragged
  * tables, unknown labels) throws an INVALID_INPUT AppError naming the function and the cell.

@@ -1,5 +1,5 @@
 /**
- * The agreement report (issue 7 item 6) as the report page, the export and the CLIs receive it.
+ * The agreement report as the report page, the export and the CLIs receive it.
  * Plain data, serializable as is. Every statistic that is undefined for its data is `null`.
  * Confusion matrices are `REPORT_CATEGORIES` x `REPORT_CATEGORIES`: rows the human reference,
  * columns the judge.

@@ -1,5 +1,5 @@
 /**
- * The agreement report (DESIGN.md section 4, issue 7 item 6), a pure function of the set's items,
+ * The agreement report (README.md, "The agreement study"), a pure function of the set's items,
  * the submitted labels, the adjudications and the judges' verdicts (lib/agreement/report-input.ts).
  * The human rules (cannot_tell, ties, adjudication) are in item-majority.ts; the statistics are
  * the ones of this folder, never re-derived here. The same input and options always give the same

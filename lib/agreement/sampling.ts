@@ -1,7 +1,8 @@
 /**
- * Drawing an agreement set: a stratified, seeded sample of runs (DESIGN.md section 4) and the
- * annotators who label each item. Everything is a pure function of its inputs and the seed, so a
- * set's manifest (seed, strata, filters) is enough to draw the very same sample again.
+ * Drawing an agreement set: a stratified, seeded sample of runs (default 200, strata any subset of
+ * subtask x framework x model) and the annotators who label each item. Everything is a pure
+ * function of its inputs and the seed, so a set's manifest (seed, strata, filters) is enough to
+ * draw the very same sample again.
  */
 import { AppError } from "@/lib/errors/app-error";
 import { seededRandom } from "@/lib/util/random";

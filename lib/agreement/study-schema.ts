@@ -1,5 +1,5 @@
 /**
- * What crosses the boundary of the agreement study (issue 7): an annotator's label, an admin's
+ * What crosses the boundary of the agreement study: an annotator's label, an admin's
  * adjudication, the form that creates an agreement set, and the design stored with the set. Server
  * actions parse their input with these; the database layer parses again before writing, because
  * a label is the one thing annotators send in bulk.

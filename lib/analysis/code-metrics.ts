@@ -1,5 +1,5 @@
 /**
- * The four code-level metrics of DESIGN.md section 2 (Syntax, Signature, Body Change, Context)
+ * The four code-level metrics of docs/metrics.md (Syntax, Signature, Body Change, Context)
  * for one file: the ground-truth original against the agent's version, with evidence per
  * difference and, separately, what the agent added outside the target.
  */

@@ -12,9 +12,10 @@ import testing from "./paraphrases/testing.json";
 import type { SubtaskId } from "./subtasks";
 
 /**
- * Prompt paraphrases (DESIGN.md section 1): 50 templates per subtask that all keep the same action
- * boundary. Templates name their targets with `{placeholder}` tokens; `renderPrompt` fills them in.
- * `checkParaphrase` vets a template (ours, or an LLM-generated candidate) before it may be used.
+ * Prompt paraphrases (docs/benchmark.md, "Prompts"): 50 templates per subtask that all keep the
+ * same action boundary. Templates name their targets with `{placeholder}` tokens; `renderPrompt`
+ * fills them in. `checkParaphrase` vets a template (ours, or an LLM-generated candidate) before it
+ * may be used.
  */
 
 export const PARAPHRASES_PER_SUBTASK = 50;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 /**
- * The subtasks of DESIGN.md section 1. The brief speaks of "10 subtasks" but its table (and the
- * 7,427 total) has nine rows; these are those nine.
+ * The nine subtasks of the benchmark (docs/benchmark.md, "The subtasks"). The study is sometimes
+ * described as having "10 subtasks", but its table of instances (7,427 in all) has nine rows;
+ * these are those nine.
  */
 export const SUBTASK_IDS = [
   "codegen_function",
@@ -27,7 +28,7 @@ export interface SubtaskInfo {
   id: SubtaskId;
   family: FamilyId;
   label: string;
-  /** Instances the full DevEval data yields (DESIGN.md section 1). */
+  /** Instances the full DevEval data yields (1,823 usable samples; docs/benchmark.md). */
   fullDevEvalCount: number;
 }
 

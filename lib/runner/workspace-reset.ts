@@ -1,7 +1,7 @@
 /**
  * Bringing a used workspace back to its repository's files, so the next run on that repository
  * reuses it instead of copying thousands of files again. Creating many files right after deleting
- * many is what makes a fresh copy slow here (issue 5): on ext4 without a journal, as on this
+ * many is what makes a fresh copy slow here: on ext4 without a journal, as on this
  * machine, the inode allocator steps over every inode freed in the last 30 s, and a copy of 5,000
  * files took 2 to 10 s instead of 0.2 s. A reset touches only what the run changed.
  */
