@@ -2,107 +2,17 @@
 import { memo, type Ref } from "react";
 import { anchorHash, anchorId } from "@/lib/runs/anchors";
 import { MARK_LABELS, worstSeverity, type ContractMark } from "@/lib/runs/marks";
-import { highlightSegments, matchSnippet, normalizeQuery, stepSummary } from "@/lib/runs/step-search";
+import { matchSnippet, normalizeQuery, stepSummary } from "@/lib/runs/step-search";
 import type { RunStep } from "@/lib/runs/types";
-
-/** `text` with the query's occurrences in `<mark>`. */
-export function Highlighted({ text, query }: { text: string; query: string }) {
-  if (query.trim() === "") return <>{text}</>;
-  return <>{highlightSegments(text, query).map((s, i) => (s.match ? <mark key={i}>{s.text}</mark> : s.text))}</>;
-}
+import { Highlighted } from "./steps/highlighted";
+import { StepBody } from "./steps/step-body";
+import styles from "./trajectory.module.css";
 
 function MarkBadge({ mark }: { mark: ContractMark }) {
   return (
     <span className={`mark mark-${mark.severity}`} title={`${MARK_LABELS[mark.kind]}: ${mark.path}`}>
       {MARK_LABELS[mark.kind]}
     </span>
-  );
-}
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="step-field">
-      <div className="step-label">{label}</div>
-      {children}
-    </div>
-  );
-}
-
-function StepBody({ step, query }: { step: RunStep; query: string }) {
-  const text = step.text ?? "";
-  return (
-    <>
-      {step.kind === "message" ? (
-        <Field label={`${step.role ?? "message"} text`}>
-          <pre>
-            <Highlighted text={text} query={query} />
-          </pre>
-        </Field>
-      ) : null}
-      {step.kind === "tool_call" ? (
-        <>
-          <Field label="tool">
-            <code>
-              <Highlighted text={step.toolName ?? "?"} query={query} />
-            </code>
-          </Field>
-          <Field label="arguments">
-            <pre className="json">
-              <Highlighted text={step.toolArguments ?? "(none)"} query={query} />
-            </pre>
-          </Field>
-        </>
-      ) : null}
-      {step.kind === "shell" ? (
-        <>
-          <Field label="command">
-            <pre>
-              $ <Highlighted text={step.command ?? ""} query={query} />
-            </pre>
-          </Field>
-          <Field label="exit code">
-            <span className={step.exitCode === 0 ? "ok" : "error"}>
-              {step.exitCode ?? "none (killed or timed out)"}
-            </span>
-          </Field>
-        </>
-      ) : null}
-      {step.kind === "observation" || step.kind === "shell" ? (
-        <Field label={step.kind === "shell" ? "output" : step.isError ? "observation (error)" : "observation"}>
-          {text === "" ? (
-            <span className="muted">(empty)</span>
-          ) : (
-            <pre>
-              <Highlighted text={text} query={query} />
-            </pre>
-          )}
-        </Field>
-      ) : null}
-      {step.path !== null ? (
-        <Field label="path">
-          <code>
-            <Highlighted text={step.path} query={query} />
-          </code>
-        </Field>
-      ) : null}
-      {step.textLength !== null ? (
-        <p className="muted step-cut">
-          Showing the first {text.length.toLocaleString("en")} of {step.textLength.toLocaleString("en")} characters; the
-          run bundle keeps the whole text.
-        </p>
-      ) : null}
-      {step.marks.length > 0 ? (
-        <Field label="boundary contract">
-          <ul className="step-marks">
-            {step.marks.map((m) => (
-              <li key={`${m.kind}:${m.path}`}>
-                <span className={`mark mark-${m.severity}`}>{MARK_LABELS[m.kind]}</span> <code>{m.path}</code>
-              </li>
-            ))}
-          </ul>
-        </Field>
-      ) : null}
-    </>
   );
 }
 
@@ -142,13 +52,12 @@ export const StepRow = memo(function StepRow({
   const q = normalizeQuery(query);
   // A collapsed step whose summary does not show the match shows where it is.
   const snippet = q !== null && !expanded && !summary.toLowerCase().includes(q) ? matchSnippet(step, query) : null;
+  // `step-current` stays a plain class too: the run-detail e2e spec finds the current match by it.
   const classes = [
-    "step",
-    `step-${step.kind}`,
-    step.isError ? "step-error" : "",
-    severity ? `step-flag-${severity}` : "",
-    highlighted ? "step-highlighted" : "",
-    current ? "step-current" : "",
+    styles.step,
+    severity === "violation" ? styles.flagViolation : severity === "warn" ? styles.flagWarn : "",
+    highlighted ? styles.highlighted : "",
+    current ? `${styles.current} step-current` : "",
   ]
     .filter(Boolean)
     .join(" ");
@@ -163,24 +72,24 @@ export const StepRow = memo(function StepRow({
       aria-posinset={index + 1}
       aria-setsize={setSize}
     >
-      <div className="step-head">
+      <div className={styles.head}>
         <button
           type="button"
-          className="step-toggle"
+          className={`${styles.toggle} step-toggle`}
           aria-expanded={expanded}
           aria-controls={expanded ? bodyId : undefined}
           data-step-toggle={step.stepId}
           onClick={() => onToggle(step.stepId)}
         >
-          <span className="step-caret" aria-hidden="true">
+          <span className={styles.caret} aria-hidden="true">
             {expanded ? "▾" : "▸"}
           </span>
-          <span className="step-id">{step.stepId}</span>
-          <span className="step-kind">{step.kind}</span>
-          <span className="step-summary">
+          <span className={styles.id}>{step.stepId}</span>
+          <span className={styles.kind}>{step.kind}</span>
+          <span className={styles.summary}>
             <Highlighted text={summary} query={query} />
             {snippet !== null ? (
-              <span className="step-snippet">
+              <span className={styles.snippet}>
                 {" "}
                 <Highlighted text={snippet} query={query} />
               </span>
@@ -211,7 +120,7 @@ export const StepRow = memo(function StepRow({
         </a>
       </div>
       {expanded ? (
-        <div className="step-body" id={bodyId}>
+        <div className={styles.body} id={bodyId}>
           <StepBody step={step} query={query} />
         </div>
       ) : null}

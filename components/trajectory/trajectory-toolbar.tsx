@@ -1,4 +1,5 @@
 "use client";
+import styles from "./trajectory.module.css";
 
 export interface TrajectoryToolbarProps {
   query: string;
@@ -30,7 +31,7 @@ export function TrajectoryToolbar(props: TrajectoryToolbarProps) {
         ? "no match"
         : `${currentMatch === null ? "–" : (currentMatch + 1).toLocaleString("en")} / ${reachable.toLocaleString("en")} match${reachable === 1 ? "" : "es"}`;
   return (
-    <div className="trajectory-toolbar" role="search">
+    <div className={styles.toolbar} role="search">
       <input
         type="search"
         value={props.query}
@@ -56,14 +57,19 @@ export function TrajectoryToolbar(props: TrajectoryToolbarProps) {
       <button type="button" onClick={props.onNext} disabled={reachable === 0} aria-label="Next match">
         ↓
       </button>
-      <span id="trajectory-search-status" className="muted search-status" data-testid="search-count" aria-live="polite">
+      <span
+        id="trajectory-search-status"
+        className={`muted ${styles.searchStatus}`}
+        data-testid="search-count"
+        aria-live="polite"
+      >
         {status}
       </span>
-      <label className="check">
+      <label className={styles.check}>
         <input type="checkbox" checked={props.onlyMatches} onChange={(e) => props.onOnlyMatches(e.target.checked)} />{" "}
         only matching steps
       </label>
-      <label className="check">
+      <label className={styles.check}>
         <input
           type="checkbox"
           checked={props.onlyFlagged}
