@@ -17,7 +17,7 @@ export default defineConfig([
   },
   {
     // The domain is framework-free: lib/ is imported by the app, the CLIs and the database layer,
-    // so it may import none of them (STYLE.md "Allowed imports").
+    // so it may import none of them (docs/architecture.md, "Layering").
     files: ["lib/**/*.ts"],
     rules: {
       "no-restricted-imports": [
