@@ -294,22 +294,21 @@ describe("npm run ingest usage errors exit 2", () => {
 
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe("INVALID_INPUT");
-    expect((error as AppError).message).toMatch(/^no PATH given\nusage: npm run ingest -- PATH\.\.\./);
+    expect((error as AppError).message).toBe("missing required argument 'paths'; see --help");
     expect(exitCodeOf(error)).toBe(2);
     await expect(fs.stat(dbPath)).rejects.toThrow();
   });
 
   it.each([
-    [["--concurrency", "0", "x"], /^error: --concurrency: Too small/],
-    [["--concurrency", "many", "x"], /^error: --concurrency: /],
-    [["--concurrency", "65", "x"], /^error: --concurrency: Too big/],
-    [["--verbose", "x"], /^error: Unknown option '--verbose'/],
+    [["--concurrency", "0", "x"], /^error: --concurrency: expected an integer from 1 to 64, got "0"\n$/],
+    [["--concurrency", "many", "x"], /^error: --concurrency: expected an integer from 1 to 64, got "many"\n$/],
+    [["--concurrency", "65", "x"], /^error: --concurrency: expected an integer from 1 to 64, got "65"\n$/],
+    [["--verbose", "x"], /^error: unknown option '--verbose'; see --help\n$/],
   ])("refuses %j", async (argv, message) => {
     const run = await ingest(argv);
 
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
-    expect(run.stderr).toContain("usage: npm run ingest -- PATH...");
     expect(run.stdout).toBe("");
   });
 

@@ -1,33 +1,26 @@
-/**
- * npm run ingest -- PATH... [--replace] [--concurrency N] [--json]
- * Imports run bundles (folders, folders of bundles, .tar.gz/.tgz/.tar/.zip archives).
- */
-import { z } from "zod";
+/** npm run ingest: imports run bundles (folders, folders of bundles, .tar.gz/.tgz/.tar/.zip archives). */
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
-import { parseCliArgs } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { loadEnv, readLimitsFrom } from "@/lib/config/env";
 import { discoverBundles, ingestBundles } from "@/lib/bundle/ingest";
-import { AppError } from "@/lib/errors/app-error";
 
-const USAGE = "usage: npm run ingest -- PATH... [--replace] [--concurrency N] [--json]";
-
-const ArgsSchema = z.object({
-  replace: z.boolean().default(false),
-  json: z.boolean().default(false),
-  concurrency: z.coerce.number().int().min(1).max(64).default(8),
-});
+export const cli = () =>
+  cliCommand("npm run ingest --", "Imports run bundles: folders, folders of bundles, .tar.gz/.tgz/.tar/.zip archives.")
+    .argument("<paths...>", "bundles, folders of bundles or archives")
+    .option("--replace", "overwrite a run already imported from a different bundle (default: refuse it)")
+    .addOption(integerOption("--concurrency <n>", "bundles read at once", { min: 1, max: 64 }).default(8))
+    .option("--json", "print the summary and every result as JSON");
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args, positionals } = parseCliArgs(
-    argv,
-    { replace: { type: "boolean" }, json: { type: "boolean" }, concurrency: { type: "string" } },
-    ArgsSchema,
-    USAGE,
-  );
-  if (positionals.length === 0) throw new AppError("INVALID_INPUT", `no PATH given\n${USAGE}`);
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const {
+    options: args,
+    args: [positionals],
+  } = parsed;
   const env = loadEnv(io.env);
   const db = createDb(databasePathFromEnv(io.env));
   try {

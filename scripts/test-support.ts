@@ -1,11 +1,10 @@
 /** Test setup shared by the CLI tests: the sample benchmark built into a fresh database, CLI io, queries. */
-import { PassThrough } from "node:stream";
 import Database from "better-sqlite3";
 import { saveBenchmark } from "@/db/queries/benchmarks";
 import type { Db } from "@/db/client";
 import type { BuiltBenchmark } from "@/lib/benchmark/build";
 import { buildSampleBenchmark } from "@/lib/benchmark/sample-benchmark";
-import type { CliIo } from "@/lib/cli/run-cli";
+import { captureIo } from "@/lib/cli/cli-io.fixture";
 
 /** Builds the sample corpus as benchmark "sample" and stores it in `db`. */
 export async function saveSampleBenchmark(db: Db, sourceCodeDir?: string): Promise<BuiltBenchmark> {
@@ -15,23 +14,7 @@ export async function saveSampleBenchmark(db: Db, sourceCodeDir?: string): Promi
 }
 
 /** A CLI's io on the database at `dbPath`, with what it printed. */
-export function cliIo(dbPath: string): { io: CliIo; out: () => string; err: () => string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on("data", (c: Buffer) => out.push(c.toString()));
-  stderr.on("data", (c: Buffer) => err.push(c.toString()));
-  return {
-    io: {
-      stdout,
-      stderr: stderr as unknown as NodeJS.WriteStream,
-      env: { NODE_ENV: "test", STUDIO_DB: dbPath } as NodeJS.ProcessEnv,
-    },
-    out: () => out.join(""),
-    err: () => err.join(""),
-  };
-}
+export const cliIo = (dbPath: string) => captureIo({ NODE_ENV: "test", STUDIO_DB: dbPath });
 
 /** Rows from the database at `dbPath`, read-only. */
 export function queryDb<T>(dbPath: string, sql: string, ...params: unknown[]): T[] {

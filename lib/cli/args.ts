@@ -1,9 +1,164 @@
+/**
+ * Every CLI's options, declared once with commander: the flag, its value's type, default,
+ * description and validation make the parser, the `--help` text and the typed values.
+ * Bad values and unknown flags become one INVALID_INPUT line (exit 2, lib/cli/run-cli.ts).
+ */
+import {
+  Command,
+  CommanderError,
+  Option,
+  type CommandUnknownOpts,
+  type OptionValues,
+} from "@commander-js/extra-typings";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { z } from "zod";
-import { formatIssuePath } from "@/lib/errors/issue-path";
+import { formatIssuePath } from "@/lib/errors/zod-issues";
 import { AppError } from "@/lib/errors/app-error";
+import type { CliIo } from "./run-cli";
 
-/** node:util parseArgs + a zod schema over the values: one clear line for any bad argument. */
+export { Command, Option };
+
+/** A CLI named as it is typed (`npm run ingest --`), with the one line --help says it does. */
+export function cliCommand(usageName: string, description: string): Command {
+  return new Command(usageName).description(description).helpOption("-h, --help", "show this help and exit");
+}
+
+/** The one form of a bad value: `--limit: expected a positive integer, got "abc"`. */
+function badValue(option: Option<string>, expected: string, raw: string): AppError {
+  return new AppError(
+    "INVALID_INPUT",
+    `${option.long ?? option.flags}: expected ${expected}, got ${JSON.stringify(raw)}`,
+  );
+}
+
+function describeRange(min: number | undefined, max: number | undefined): string {
+  if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
+  if (min === 1) return "a positive integer";
+  if (min === 0) return "a non-negative integer";
+  if (min !== undefined) return `an integer of at least ${min}`;
+  if (max !== undefined) return `an integer of at most ${max}`;
+  return "an integer";
+}
+
+/** An integer option; `--n 1.5`, `--n 1e3` and `--n ""` are refused, not rounded or coerced. */
+export function integerOption<const U extends string>(
+  flags: U,
+  description: string,
+  range: { min?: number; max?: number } = {},
+) {
+  const option = new Option(flags, description);
+  const expected = describeRange(range.min, range.max);
+  return option.argParser((raw: string): number => {
+    const value = /^-?\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+    const inRange =
+      Number.isSafeInteger(value) &&
+      (range.min === undefined || value >= range.min) &&
+      (range.max === undefined || value <= range.max);
+    if (!inRange) throw badValue(option, expected, raw);
+    return value;
+  });
+}
+
+/** One of a fixed list of words; --help lists them. */
+export function choiceOption<const U extends string, const T extends readonly string[]>(
+  flags: U,
+  description: string,
+  choices: T,
+) {
+  const option = new Option(flags, description);
+  const parsed = option.argParser((raw: string): T[number] => {
+    if (!choices.includes(raw)) throw badValue(option, `one of ${choices.join(", ")}`, raw);
+    return raw;
+  });
+  parsed.argChoices = [...choices];
+  return parsed;
+}
+
+/** A non-empty string (a path, a name, a pattern), optionally of a given form. */
+export function textOption<const U extends string>(
+  flags: U,
+  description: string,
+  form: { pattern: RegExp; expected: string } = { pattern: /./, expected: "a non-empty value" },
+) {
+  const option = new Option(flags, description);
+  return option.argParser((raw: string): string => {
+    if (!form.pattern.test(raw)) throw badValue(option, form.expected, raw);
+    return raw;
+  });
+}
+
+/** A value checked by a domain schema (a username, a benchmark id); its message is the expected form. */
+export function schemaOption<const U extends string, S extends z.ZodType<unknown, string>>(
+  flags: U,
+  description: string,
+  schema: S,
+) {
+  const option = new Option(flags, description);
+  return option.argParser((raw: string): z.infer<S> => {
+    const result = schema.safeParse(raw);
+    if (!result.success) throw badValue(option, result.error.issues[0]?.message ?? "a valid value", raw);
+    return result.data;
+  });
+}
+
+/** Commander's own messages (unknown option, missing value, excess argument) as one line. */
+function usageError(error: CommanderError): AppError {
+  const [first = error.message, ...rest] = error.message.replace(/^error: /, "").split("\n");
+  const hint = rest.map((line) => line.trim().replace(/^\((.*)\)$/, "$1")).filter(Boolean);
+  const suggestion = hint.length > 0 ? ` (${hint.join(" ").replace(/^Did/, "did")})` : "";
+  return new AppError("INVALID_INPUT", `${first}${suggestion}; see --help`, { cause: error });
+}
+
+function configure(command: CommandUnknownOpts, io: CliIo): void {
+  command.exitOverride().configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    outputError: () => {}, // thrown as an AppError instead, printed once by runMain
+  });
+  for (const sub of command.commands) configure(sub, io);
+}
+
+const HELP_SHOWN = new Set(["commander.helpDisplayed", "commander.version"]);
+
+/**
+ * Runs commander and translates how it ends: `true` when --help was shown (exit 0, on stdout),
+ * an AppError for bad usage, anything else rethrown.
+ */
+async function settle(command: CommandUnknownOpts, io: CliIo, parse: () => unknown): Promise<boolean> {
+  configure(command, io);
+  try {
+    await parse();
+    return false;
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (HELP_SHOWN.has(error.code)) return true;
+    // A command of subcommands called without one: commander has printed the help to stderr.
+    if (error.code === "commander.help") throw new AppError("INVALID_INPUT", "no command given; see --help");
+    throw usageError(error);
+  }
+}
+
+/**
+ * Parses `argv` (without node and the script) against `command`: its typed options and
+ * arguments, or null when --help was asked for (the caller exits 0).
+ */
+export async function parseCli<A extends unknown[], O extends OptionValues>(
+  command: Command<A, O>,
+  argv: readonly string[],
+  io: CliIo,
+): Promise<{ options: O; args: A } | null> {
+  const helped = await settle(command as unknown as CommandUnknownOpts, io, () =>
+    command.parse(argv, { from: "user" }),
+  );
+  return helped ? null : { options: command.opts(), args: command.processedArgs };
+}
+
+/** For a command of subcommands with (async) actions: false when only --help was shown. */
+export async function dispatchCli(command: CommandUnknownOpts, argv: readonly string[], io: CliIo): Promise<boolean> {
+  return !(await settle(command, io, () => command.parseAsync(argv, { from: "user" })));
+}
+
+/** The node:util parser the CLIs still on it use until they are declared with commander. */
 export function parseCliArgs<S extends z.ZodType>(
   argv: string[],
   options: NonNullable<ParseArgsConfig["options"]>,
