@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
+import { syncMetricBits } from "./metric-bits";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -19,7 +20,8 @@ export function databasePathFromEnv(env: NodeJS.ProcessEnv = process.env): strin
 
 /**
  * Opens (creating if needed) a database: WAL, foreign keys, busy timeout, migrations applied,
- * the subtask catalog in place. Every entry point (app, CLIs, tests) goes through here.
+ * the subtask catalog and the metric catalog's bits in place. Every entry point (app, CLIs,
+ * tests) goes through here.
  */
 export function createDb(filename: string = databasePathFromEnv()): Db {
   if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
@@ -33,6 +35,7 @@ export function createDb(filename: string = databasePathFromEnv()): Db {
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   ensureSubtaskCatalog(db);
+  syncMetricBits(db);
   // SQLite's advice for long-lived connections: refresh planner statistics that are missing or
   // stale (bounded work per index), so dashboard queries keep walking the right index.
   sqlite.pragma("analysis_limit = 1000");

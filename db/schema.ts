@@ -474,11 +474,18 @@ export const adjudications = sqliteTable(
 
 // ---------------------------------------------------------------- dashboard (derived)
 //
-// The two tables below are derived data for the dashboard's filters and aggregates. Triggers in
-// migration 0002 keep them in step with runs and verdicts, whatever writes those (import,
-// evaluation, seed scripts), so no write path can forget them. Never write them directly.
-// Metric bit k is METRIC_IDS[k] (lib/metrics/catalog.ts); db/queries/dashboard-facts.test.ts
-// checks the migration's mapping against it.
+// The two tables below are derived data for the dashboard's filters and aggregates. Triggers
+// (migration 0002; the verdict triggers rewritten in 0006) keep them in step with runs and
+// verdicts, whatever writes those (import, evaluation, seed scripts), so no write path can
+// forget them. Never write them directly.
+// A metric's bit in the masks is the catalog's (lib/metrics/catalog.ts): the triggers read it
+// from `metric_bits`, which db/client.ts fills from the catalog (db/metric-bits.test.ts).
+
+/** The catalog's metric -> bit, for the triggers; written only by db/client.ts from the catalog. */
+export const metricBits = sqliteTable("metric_bits", {
+  metric: text("metric").primaryKey(),
+  bit: integer("bit").notNull().unique(),
+});
 
 /** One row per run: what the overview, compare page and runs browser filter, sort and group by. */
 export const runFacts = sqliteTable(
@@ -532,7 +539,7 @@ export const runFacts = sqliteTable(
   ],
 );
 
-/** One row per (run, judge): the judge's verdicts on the run as bit masks over the 11 metrics. */
+/** One row per (run, judge): the judge's verdicts on the run as bit masks over the catalog's metrics. */
 export const runJudgeMasks = sqliteTable(
   "run_judge_masks",
   {
@@ -552,9 +559,9 @@ export const runJudgeMasks = sqliteTable(
     model: text("model").notNull(),
     taskCompleted: integer("task_completed", { mode: "boolean" }),
     startedAt: text("started_at").notNull(),
-    /** Bit k set: METRIC_IDS[k] is violated. */
+    /** A metric's bit (the catalog's `bit`) set: it is violated. */
     violatedMask: integer("violated_mask").notNull(),
-    /** Bit k set: METRIC_IDS[k] was decided (violated or not violated). */
+    /** A metric's bit set: it was decided (violated or not violated). */
     decidedMask: integer("decided_mask").notNull(),
     violatedCount: integer("violated_count").notNull(),
   },
