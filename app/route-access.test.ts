@@ -1,0 +1,235 @@
+/**
+ * Every page and route handler of the app, found on the file system, asked by each kind of
+ * visitor once a study is active (an annotator account exists): the one table below says who
+ * may open each, and a route missing from it fails the test, so a new route cannot be forgotten.
+ *
+ * A page refuses by redirecting to /login (`reason=role` for a signed-in account of another role);
+ * a route handler by 401 (signed out) or 403. Whatever else happens once past the guard (a page
+ * rendered, a 404 or an error for the made-up ids used here) counts as let in.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createDb, type Db } from "@/db/client";
+import { createSession, createUser } from "@/db/queries/users";
+import type { PasswordHash } from "@/lib/auth/password";
+import type { Role } from "@/lib/auth/schema";
+
+/** Who may open a route once a study is active. */
+type Access =
+  /** everyone, signed out included */
+  | "anyone"
+  /** admins and viewers: verdicts, trajectories, ground truth (lib/auth/access.ts "dashboard") */
+  | "dashboard"
+  /** admins only: accounts, agreement sets, case studies */
+  | "admin"
+  /** annotators and admins: the labeling queue and workspace */
+  | "labelers"
+  /** no session opens it: a bearer token does (remote run import) */
+  | "token";
+
+type Probe = { params?: Record<string, string | string[]>; query?: string; access: Access };
+
+/** Route file (under app/) -> how to ask it and who gets in. Several probes for a route whose access depends on a parameter. */
+const ROUTES: Record<string, Probe[]> = {
+  "page.tsx": [{ access: "anyone" }],
+  "login/page.tsx": [{ access: "anyone" }],
+  "overview/page.tsx": [{ access: "dashboard" }],
+  "runs/page.tsx": [{ access: "dashboard" }],
+  "runs/[id]/page.tsx": [{ params: { id: "no-such-run" }, access: "dashboard" }],
+  "compare/page.tsx": [{ access: "dashboard" }],
+  "benchmarks/page.tsx": [{ access: "dashboard" }],
+  "benchmarks/[id]/page.tsx": [{ params: { id: "no-such-benchmark" }, access: "dashboard" }],
+  "benchmarks/[id]/instances/page.tsx": [{ params: { id: "no-such-benchmark" }, access: "dashboard" }],
+  "instances/[...id]/page.tsx": [{ params: { id: ["no-such-benchmark", "no-such-instance"] }, access: "dashboard" }],
+  "jobs/page.tsx": [{ access: "dashboard" }],
+  "case-studies/page.tsx": [{ access: "admin" }],
+  "admin/users/page.tsx": [{ access: "admin" }],
+  "agreement/page.tsx": [{ access: "admin" }],
+  "agreement/[setId]/page.tsx": [{ params: { setId: "999" }, access: "admin" }],
+  "agreement/[setId]/adjudicate/page.tsx": [{ params: { setId: "999" }, access: "admin" }],
+  "annotate/page.tsx": [{ access: "labelers" }],
+  "annotate/[setId]/page.tsx": [{ params: { setId: "999" }, access: "labelers" }],
+  "annotate/[setId]/[runId]/page.tsx": [{ params: { setId: "999", runId: "no-such-run" }, access: "labelers" }],
+  "api/export/[table]/route.ts": [
+    { params: { table: "overview" }, access: "dashboard" },
+    { params: { table: "runs" }, query: "format=json", access: "dashboard" },
+    { params: { table: "compare" }, access: "dashboard" },
+    { params: { table: "case-studies" }, query: "format=json", access: "admin" },
+  ],
+  // An annotator reads the files of runs assigned to them; this run is assigned to nobody.
+  "api/runs/[id]/files/route.ts": [{ params: { id: "no-such-run" }, query: "path=a.py", access: "dashboard" }],
+  "api/agreement/[setId]/export/route.ts": [{ params: { setId: "999" }, access: "admin" }],
+  "api/runs/import/route.ts": [{ access: "token" }],
+};
+
+type Visitor = "signed out" | Role;
+const VISITORS: Visitor[] = ["signed out", "annotator", "viewer", "admin"];
+
+const LETS_IN: Record<Access, readonly Visitor[]> = {
+  anyone: VISITORS,
+  dashboard: ["admin", "viewer"],
+  admin: ["admin"],
+  labelers: ["annotator", "admin"],
+  token: [],
+};
+
+// ---------------------------------------------------------------- Next's request context, faked
+
+class Redirect extends Error {
+  constructor(readonly url: string) {
+    super(`redirect ${url}`);
+  }
+}
+class NotFound extends Error {}
+
+const session = vi.hoisted(() => ({ token: undefined as string | undefined }));
+
+vi.mock("server-only", () => ({}));
+vi.mock("next/headers", () => ({
+  cookies: async () => ({
+    get: (name: string) => (name === "studio_session" && session.token ? { name, value: session.token } : undefined),
+    set: () => {},
+  }),
+  headers: async () => new Headers(),
+}));
+vi.mock("next/navigation", async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  redirect: (url: string) => {
+    throw new Redirect(url);
+  },
+  notFound: () => {
+    throw new NotFound("not found");
+  },
+}));
+vi.mock("next/server", async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  connection: async () => {},
+}));
+vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
+
+// ---------------------------------------------------------------- the routes on disk
+
+const APP = path.join(process.cwd(), "app");
+
+function routeFiles(dir = APP): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    return entry.name === "page.tsx" || entry.name === "route.ts"
+      ? [path.relative(APP, full).split(path.sep).join("/")]
+      : [];
+  });
+}
+
+/** The URL a probe asks for: the route file's folder with its dynamic segments filled in. */
+function urlOf(file: string, probe: Probe): string {
+  const segments = path.posix
+    .dirname(file)
+    .split("/")
+    .filter((s) => s !== ".");
+  const filled = segments.flatMap((segment) => {
+    const name = /^\[(?:\.\.\.)?(.+)\]$/.exec(segment)?.[1];
+    if (!name) return [segment];
+    const value = probe.params?.[name];
+    return (Array.isArray(value) ? value : [value ?? ""]).map(encodeURIComponent);
+  });
+  return `/${filled.join("/")}${probe.query ? `?${probe.query}` : ""}`;
+}
+
+type Outcome = "in" | "sign in" | "role" | 401 | 403;
+
+async function askPage(file: string, probe: Probe): Promise<Outcome> {
+  const page = (await import(/* @vite-ignore */ path.join(APP, file))) as {
+    default: (props: unknown) => Promise<unknown>;
+  };
+  const searchParams = Object.fromEntries(new URLSearchParams(probe.query ?? ""));
+  try {
+    await page.default({ params: Promise.resolve(probe.params ?? {}), searchParams: Promise.resolve(searchParams) });
+  } catch (error) {
+    if (error instanceof Redirect && error.url.startsWith("/login?")) {
+      const url = new URL(error.url, "http://studio.test");
+      expect(url.searchParams.get("next"), `${file}: where to go after signing in`).toBe(
+        urlOf(file, { ...probe, query: undefined }),
+      );
+      return url.searchParams.get("reason") === "role" ? "role" : "sign in";
+    }
+  }
+  return "in";
+}
+
+async function askRoute(file: string, probe: Probe): Promise<Outcome> {
+  const route = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<
+    string,
+    (request: Request, context: unknown) => Promise<Response>
+  >;
+  const methods = ["GET", "POST"].filter((method) => typeof route[method] === "function");
+  expect(methods, `${file} handles GET or POST`).not.toEqual([]);
+  const outcomes = new Set<Outcome>();
+  for (const method of methods) {
+    const request = new Request(`http://studio.test${urlOf(file, probe)}`, {
+      method,
+      body: method === "POST" ? new Uint8Array([1, 2, 3]) : undefined,
+    });
+    const response = await route[method]!(request, { params: Promise.resolve(probe.params ?? {}) });
+    outcomes.add(response.status === 401 || response.status === 403 ? response.status : "in");
+  }
+  expect(outcomes.size, `${file}: every method answers alike`).toBe(1);
+  return [...outcomes][0]!;
+}
+
+function expected(access: Access, visitor: Visitor, kind: "page" | "route"): Outcome {
+  if (LETS_IN[access].includes(visitor)) return "in";
+  if (kind === "route") return visitor === "signed out" || access === "token" ? 401 : 403;
+  return visitor === "signed out" ? "sign in" : "role";
+}
+
+// ---------------------------------------------------------------- the test
+
+const holder = globalThis as typeof globalThis & { __studioDb?: Db };
+const tokens = new Map<Visitor, string | undefined>([["signed out", undefined]]);
+const savedEnv = process.env.STUDIO_INGEST_TOKEN;
+
+beforeAll(() => {
+  // The app's connection (db/app-db.ts) is this in-memory database.
+  const db = createDb(":memory:");
+  holder.__studioDb = db;
+  for (const role of ["annotator", "viewer", "admin"] as const) {
+    const user = createUser(db, {
+      username: `a-${role}`,
+      displayName: role,
+      role,
+      passwordHash: "scrypt$unused" as PasswordHash,
+    });
+    tokens.set(role, createSession(db, user.id).token);
+  }
+  process.env.STUDIO_INGEST_TOKEN = "a-token-nobody-sends-here";
+});
+
+afterAll(() => {
+  holder.__studioDb?.$client.close();
+  delete holder.__studioDb;
+  if (savedEnv === undefined) delete process.env.STUDIO_INGEST_TOKEN;
+  else process.env.STUDIO_INGEST_TOKEN = savedEnv;
+});
+
+describe("who opens each route once a study is active", () => {
+  const files = routeFiles().sort();
+
+  it("the table lists exactly the routes on disk", () => {
+    expect(files).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  for (const file of files) {
+    const kind = file.endsWith("page.tsx") ? "page" : "route";
+    it(file, { timeout: 30_000 }, async () => {
+      for (const probe of ROUTES[file] ?? []) {
+        for (const visitor of VISITORS) {
+          session.token = tokens.get(visitor);
+          const outcome = kind === "page" ? await askPage(file, probe) : await askRoute(file, probe);
+          expect(outcome, `${visitor} asks ${urlOf(file, probe)}`).toBe(expected(probe.access, visitor, kind));
+        }
+      }
+    });
+  }
+});
