@@ -1,37 +1,15 @@
-import type { AgreementReport, MacroStat } from "@/lib/agreement/report-types";
-import { formatPercent } from "@/lib/dashboard/format";
-import { METRICS } from "@/lib/metrics/catalog";
+import type { AgreementReport, JudgeMetricStats } from "@/lib/agreement/report-types";
+import { ci, Macro, METRIC_LABEL, num, pct, reportNames, type ReportNames } from "./report-cells";
 
-const LABEL = new Map(METRICS.map((m) => [m.id, m.label]));
-/** Three decimals; a value that rounds to zero prints as 0.000, never -0.000. */
-const num = (v: number | null, digits = 3) =>
-  v === null ? "–" : (Math.abs(v) < 0.5 * 10 ** -digits ? 0 : v).toFixed(digits);
-const pct = (v: number | null) => (v === null ? "–" : formatPercent(v));
-const ci = (i: [number, number] | null, f: (v: number) => string = formatPercent) => (i ? `${f(i[0])}–${f(i[1])}` : "");
-
-function Macro({ stat, percent }: { stat: MacroStat; percent?: boolean }) {
-  const f = percent ? formatPercent : (v: number) => v.toFixed(3);
-  return (
-    <>
-      {stat.value === null ? "–" : f(stat.value)}
-      {stat.interval ? <span className="cell-count">{ci(stat.interval, f)}</span> : null}
-    </>
-  );
+interface SectionProps {
+  report: AgreementReport;
+  names: ReportNames;
 }
 
-/**
- * The agreement report of a set: per metric, each judge against the human majority (accuracy with
- * a Wilson interval, Cohen's kappa, Gwet's AC1, confusion matrix), the annotators among
- * themselves (Fleiss' kappa, Krippendorff's alpha, pairwise kappas), vote splits, macro averages
- * with a bootstrap interval, prompt-version flips, and annotator quality.
- */
-export function AgreementReportView({ report }: { report: AgreementReport }) {
-  const judgeName = new Map(
-    report.judges.map((j) => [j.id, [j.name, j.model, j.promptVersion].filter(Boolean).join(" · ")]),
-  );
-  const userName = new Map(report.annotators.map((a) => [a.userId, a.username]));
+/** Each judge against the human majority, averaged over metrics, and the humans among themselves. */
+function MacroTable({ report, names }: SectionProps) {
   return (
-    <div className="agreement-report" data-testid="agreement-report">
+    <>
       <h2>Judges vs the human majority (macro average over metrics)</h2>
       <table className="grid" data-testid="macro-table">
         <thead>
@@ -51,7 +29,7 @@ export function AgreementReportView({ report }: { report: AgreementReport }) {
         <tbody>
           {report.macro.judges.map((j) => (
             <tr key={j.judgeId} data-testid="macro-row" data-judge-id={j.judgeId}>
-              <th scope="row">{judgeName.get(j.judgeId)}</th>
+              <th scope="row">{names.judge.get(j.judgeId)}</th>
               <td className="num">
                 <Macro stat={j.accuracy} percent />
               </td>
@@ -70,7 +48,42 @@ export function AgreementReportView({ report }: { report: AgreementReport }) {
         resamples, seed {report.bootstrap.seed}). Humans among themselves, mean over metrics: Fleiss&apos; κ{" "}
         {num(report.macro.humans.fleissKappa.value)}, Krippendorff&apos;s α {num(report.macro.humans.alpha.value)}.
       </p>
+    </>
+  );
+}
 
+/** One judge on one metric: accuracy (agreed/n), its Wilson interval, Cohen's kappa, Gwet's AC1. */
+function JudgeCell({ judgeId, stat }: { judgeId: number; stat: JudgeMetricStats | undefined }) {
+  return (
+    <td
+      className="num"
+      data-testid="judge-cell"
+      data-judge-id={judgeId}
+      data-accuracy={stat?.accuracy ?? ""}
+      data-kappa={stat?.kappa ?? ""}
+      data-ac1={stat?.ac1 ?? ""}
+    >
+      {stat ? (
+        <>
+          {pct(stat.accuracy)}{" "}
+          <span className="muted">
+            ({stat.agreed}/{stat.n})
+          </span>
+          <span className="cell-count">
+            {ci(stat.interval)} · κ {num(stat.kappa)} · AC1 {num(stat.ac1)}
+          </span>
+        </>
+      ) : (
+        "–"
+      )}
+    </td>
+  );
+}
+
+/** Per metric: items, vote splits, adjudications, each judge, Fleiss' kappa and Krippendorff's alpha. */
+function MetricTable({ report, names }: SectionProps) {
+  return (
+    <>
       <h2>Per metric</h2>
       <div className="table-wrap">
         <table className="grid" data-testid="metric-table">
@@ -93,7 +106,7 @@ export function AgreementReportView({ report }: { report: AgreementReport }) {
                   className="num"
                   title="accuracy vs majority [Wilson 95%], Cohen's κ, Gwet's AC1"
                 >
-                  {judgeName.get(j.id)}
+                  {names.judge.get(j.id)}
                 </th>
               ))}
               <th scope="col" className="num">
@@ -107,40 +120,15 @@ export function AgreementReportView({ report }: { report: AgreementReport }) {
           <tbody>
             {report.metrics.map((m) => (
               <tr key={m.metric} data-testid="metric-row" data-metric={m.metric}>
-                <th scope="row">{LABEL.get(m.metric)}</th>
+                <th scope="row">{METRIC_LABEL.get(m.metric)}</th>
                 <td className="num">{m.items}</td>
                 <td className="num" data-testid="votes">
                   {m.votes.unanimous} / {m.votes.split} / {m.votes.tie}
                 </td>
                 <td className="num">{m.adjudicated}</td>
-                {report.judges.map((j) => {
-                  const s = m.judges.find((x) => x.judgeId === j.id);
-                  return (
-                    <td
-                      key={j.id}
-                      className="num"
-                      data-testid="judge-cell"
-                      data-judge-id={j.id}
-                      data-accuracy={s?.accuracy ?? ""}
-                      data-kappa={s?.kappa ?? ""}
-                      data-ac1={s?.ac1 ?? ""}
-                    >
-                      {s ? (
-                        <>
-                          {pct(s.accuracy)}{" "}
-                          <span className="muted">
-                            ({s.agreed}/{s.n})
-                          </span>
-                          <span className="cell-count">
-                            {ci(s.interval)} · κ {num(s.kappa)} · AC1 {num(s.ac1)}
-                          </span>
-                        </>
-                      ) : (
-                        "–"
-                      )}
-                    </td>
-                  );
-                })}
+                {report.judges.map((j) => (
+                  <JudgeCell key={j.id} judgeId={j.id} stat={m.judges.find((x) => x.judgeId === j.id)} />
+                ))}
                 <td className="num" data-testid="fleiss">
                   {num(m.humans.fleissKappa)}
                 </td>
@@ -152,83 +140,99 @@ export function AgreementReportView({ report }: { report: AgreementReport }) {
           </tbody>
         </table>
       </div>
+    </>
+  );
+}
 
-      <details>
-        <summary>Confusion matrices and pairwise annotator kappas</summary>
-        {report.metrics.map((m) => (
-          <div key={m.metric} className="confusions">
-            <h3>{LABEL.get(m.metric)}</h3>
-            {m.judges.map((s) => (
-              <table key={s.judgeId} className="grid confusion" data-testid="confusion">
-                <caption>{judgeName.get(s.judgeId)} (rows: human majority; columns: judge)</caption>
-                <thead>
-                  <tr>
-                    <th />
-                    {report.categories.map((c) => (
-                      <th key={c} scope="col">
-                        {c}
-                      </th>
+/** Per metric and judge, the confusion matrix against the majority; the pairwise annotator kappas. */
+function ConfusionDetails({ report, names }: SectionProps) {
+  return (
+    <details>
+      <summary>Confusion matrices and pairwise annotator kappas</summary>
+      {report.metrics.map((m) => (
+        <div key={m.metric} className="confusions">
+          <h3>{METRIC_LABEL.get(m.metric)}</h3>
+          {m.judges.map((s) => (
+            <table key={s.judgeId} className="grid confusion" data-testid="confusion">
+              <caption>{names.judge.get(s.judgeId)} (rows: human majority; columns: judge)</caption>
+              <thead>
+                <tr>
+                  <th />
+                  {report.categories.map((c) => (
+                    <th key={c} scope="col">
+                      {c}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {report.categories.map((c, i) => (
+                  <tr key={c}>
+                    <th scope="row">{c}</th>
+                    {report.categories.map((d, k) => (
+                      <td key={d} className="num">
+                        {s.confusion[i]?.[k] ?? 0}
+                      </td>
                     ))}
                   </tr>
-                </thead>
-                <tbody>
-                  {report.categories.map((c, i) => (
-                    <tr key={c}>
-                      <th scope="row">{c}</th>
-                      {report.categories.map((d, k) => (
-                        <td key={d} className="num">
-                          {s.confusion[i]?.[k] ?? 0}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            ))}
-            <p className="muted">
-              Pairwise κ:{" "}
-              {m.humans.pairwise
-                .map((p) => `${userName.get(p.userA)}–${userName.get(p.userB)} ${num(p.kappa)} (n=${p.n})`)
-                .join("; ") || "–"}
-            </p>
-          </div>
-        ))}
-      </details>
+                ))}
+              </tbody>
+            </table>
+          ))}
+          <p className="muted">
+            Pairwise κ:{" "}
+            {m.humans.pairwise
+              .map((p) => `${names.user.get(p.userA)}–${names.user.get(p.userB)} ${num(p.kappa)} (n=${p.n})`)
+              .join("; ") || "–"}
+          </p>
+        </div>
+      ))}
+    </details>
+  );
+}
 
-      {report.flips.length > 0 ? (
-        <>
-          <h2>What a newer judge changes</h2>
-          <table className="grid" data-testid="flips-table">
-            <thead>
-              <tr>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col" className="num">
-                  Toward humans
-                </th>
-                <th scope="col" className="num">
-                  Away
-                </th>
-                <th scope="col" className="num">
-                  p (McNemar)
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.flips.map((f) => (
-                <tr key={`${f.baseJudgeId}-${f.candidateJudgeId}`}>
-                  <td>{judgeName.get(f.baseJudgeId)}</td>
-                  <td>{judgeName.get(f.candidateJudgeId)}</td>
-                  <td className="num better">{f.toward}</td>
-                  <td className="num worse">{f.away}</td>
-                  <td className="num">{num(f.pValue)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
-      ) : null}
+/** Prompt-version flips: how many items a newer judge moves toward or away from the humans. */
+function FlipsTable({ report, names }: SectionProps) {
+  if (report.flips.length === 0) return null;
+  return (
+    <>
+      <h2>What a newer judge changes</h2>
+      <table className="grid" data-testid="flips-table">
+        <thead>
+          <tr>
+            <th scope="col">From</th>
+            <th scope="col">To</th>
+            <th scope="col" className="num">
+              Toward humans
+            </th>
+            <th scope="col" className="num">
+              Away
+            </th>
+            <th scope="col" className="num">
+              p (McNemar)
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.flips.map((f) => (
+            <tr key={`${f.baseJudgeId}-${f.candidateJudgeId}`}>
+              <td>{names.judge.get(f.baseJudgeId)}</td>
+              <td>{names.judge.get(f.candidateJudgeId)}</td>
+              <td className="num better">{f.toward}</td>
+              <td className="num worse">{f.away}</td>
+              <td className="num">{num(f.pValue)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
 
+/** Each annotator's labels, "cannot tell" count and agreement with the others' majority. */
+function AnnotatorTable({ report }: { report: AgreementReport }) {
+  return (
+    <>
       <h2>Annotators</h2>
       <table className="grid" data-testid="annotator-quality">
         <thead>
@@ -262,6 +266,25 @@ export function AgreementReportView({ report }: { report: AgreementReport }) {
           ))}
         </tbody>
       </table>
+    </>
+  );
+}
+
+/**
+ * The agreement report of a set: per metric, each judge against the human majority (accuracy with
+ * a Wilson interval, Cohen's kappa, Gwet's AC1, confusion matrix), the annotators among
+ * themselves (Fleiss' kappa, Krippendorff's alpha, pairwise kappas), vote splits, macro averages
+ * with a bootstrap interval, prompt-version flips, and annotator quality.
+ */
+export function AgreementReportView({ report }: { report: AgreementReport }) {
+  const names = reportNames(report);
+  return (
+    <div className="agreement-report" data-testid="agreement-report">
+      <MacroTable report={report} names={names} />
+      <MetricTable report={report} names={names} />
+      <ConfusionDetails report={report} names={names} />
+      <FlipsTable report={report} names={names} />
+      <AnnotatorTable report={report} />
     </div>
   );
 }
