@@ -9,9 +9,11 @@
 import fs from "node:fs";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
-import { ensureJudge, loadEvaluationInput, runsToEvaluate, saveVerdicts } from "@/db/queries/evaluation";
+import { evaluationStore, runsToEvaluate } from "@/db/queries/evaluation";
 import { importParsedBundle } from "@/db/queries/run-import";
-import { RULE_JUDGE, ruleJudge } from "@/lib/judge/rules/rule-judge";
+import { ensureJudge } from "@/db/queries/verdicts";
+import { evaluateRuns, ruleRunJudge } from "@/lib/judge/evaluate-runs";
+import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 import { buildSampleBenchmark } from "@/lib/benchmark/sample-benchmark";
 import { parseBundle } from "@/lib/bundle/parse";
 import { syntheticRun } from "@/lib/bundle/generated-records";
@@ -49,9 +51,10 @@ longRun.steps.splice(
   { id: "w3", kind: "shell", command: "cat /etc/hostname", exitCode: 0, output: "sandbox\n", timedOut: false },
 );
 importParsedBundle(db, parseBundle(bundleFilesOf(longRun), "long-run"), { via: "cli" });
+const store = evaluationStore(db);
 const judgeId = ensureJudge(db, RULE_JUDGE);
-for (const runId of runsToEvaluate(db, judgeId))
-  saveVerdicts(db, runId, judgeId, await ruleJudge(loadEvaluationInput(db, runId)));
+const judged = await evaluateRuns(store, ruleRunJudge(judgeId, store), runsToEvaluate(db, judgeId), { concurrency: 1 });
+if (judged.failures.length > 0) throw new Error(`seed: judging failed: ${JSON.stringify(judged.failures)}`);
 const sampleInstances = scaleInstances(db, "sample");
 insertScaleRuns(
   db,

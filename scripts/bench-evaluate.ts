@@ -1,15 +1,16 @@
 /**
  * npm run bench:evaluate -- [--count N]
  * Static-evaluation throughput on generated runs of realistic size (40-file workspace, 5 changed
- * files, 50 steps): code-level + file-level metrics (goal: 200 runs/s on 2 cores), the whole rule
- * judge with storage, and per-file AST analysis time over the sample corpus.
+ * files, 50 steps): code-level + file-level metrics (goal: 200 runs/s on 2 cores), the evaluation
+ * as npm run evaluate runs it (rule judge, AST report, storage), and per-file AST analysis time
+ * over the sample corpus.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { createDb } from "@/db/client";
-import { ensureJudge, loadEvaluationInput, saveVerdicts } from "@/db/queries/evaluation";
+import { evaluationStore } from "@/db/queries/evaluation";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { analyzePython } from "@/lib/analysis/ast-report";
 import { loadPythonParser } from "@/lib/analysis/python-parser";
@@ -18,9 +19,12 @@ import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { parseCliArgs } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
+import { AppError } from "@/lib/errors/app-error";
 import { codeLevelMetrics } from "@/lib/judge/rules/code-level";
 import { fileMetrics } from "@/lib/judge/rules/file-metrics";
-import { RULE_JUDGE, ruleJudge } from "@/lib/judge/rules/rule-judge";
+import { ensureJudge } from "@/db/queries/verdicts";
+import { evaluateRuns, ruleRunJudge } from "@/lib/judge/evaluate-runs";
+import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 
 const ArgsSchema = z.object({ count: z.coerce.number().int().min(1).max(100_000).default(1000) });
 
@@ -63,7 +67,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     say(`generated and imported ${args.count} runs (50 steps, 5 changed files, 40-file workspace)`);
 
-    const inputs = ids.map((id) => loadEvaluationInput(db, id));
+    const store = evaluationStore(db);
+    const inputs = ids.map((id) => store.load(id));
     started = performance.now();
     for (const input of inputs) {
       await codeLevelMetrics(input);
@@ -72,12 +77,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const staticSeconds = (performance.now() - started) / 1000;
     say(`code-level + file-level metrics: ${(args.count / staticSeconds).toFixed(0)} runs/s (goal: 200 runs/s)`);
 
-    const judgeId = ensureJudge(db, RULE_JUDGE);
+    const judge = ruleRunJudge(ensureJudge(db, RULE_JUDGE), store);
     started = performance.now();
-    for (const id of ids) saveVerdicts(db, id, judgeId, await ruleJudge(loadEvaluationInput(db, id)));
+    const judged = await evaluateRuns(store, judge, ids, { concurrency: 1 });
+    if (judged.failures.length > 0)
+      throw new AppError("INTERNAL", `${judged.failures.length} run(s) failed to evaluate`);
     const fullSeconds = (performance.now() - started) / 1000;
     say(
-      `rule judge, all 11 metrics, loading and storing included: ${(args.count / fullSeconds).toFixed(0)} runs/s; ` +
+      `rule judge, all 11 metrics and the AST report, loading and storing included: ${(args.count / fullSeconds).toFixed(0)} runs/s; ` +
         `peak RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
     );
     return 0;

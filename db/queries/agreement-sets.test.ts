@@ -5,7 +5,7 @@ import { isAppError } from "@/lib/errors/app-error";
 import * as t from "../schema";
 import { seedStudy } from "./agreement.fixture";
 import { createAgreementSet, getAgreementSet, listAgreementSets } from "./agreement-sets";
-import { ensureJudge, saveVerdicts } from "./evaluation";
+import { ensureJudge, saveVerdicts } from "./verdicts";
 
 function expectError(run: () => unknown, code: string, fragment: string): void {
   let caught: unknown;

@@ -10,7 +10,7 @@ import { verdict } from "@/lib/judge/schema";
 import { METRIC_IDS, type MetricId } from "@/lib/metrics/catalog";
 import { createDb, type Db } from "../client";
 import * as t from "../schema";
-import { ensureJudge, saveVerdicts } from "./evaluation";
+import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
 
 export const NOT_APPLICABLE_ON_EVEN: readonly MetricId[] = ["signature", "body_change"];

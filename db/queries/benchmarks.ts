@@ -14,10 +14,23 @@ import { AppError } from "@/lib/errors/app-error";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import type { Db } from "../client";
 import * as t from "../schema";
-import { instanceRow } from "./run-import";
 
 /** A setup change as stored: new content by hash, or a deletion. */
 export type StoredSetupChange = { path: string; sha256: string } | { path: string; delete: true };
+
+/** An instance as its row in `instances` (the repository snapshot and setup are stored apart). */
+export function instanceRow(instance: Instance): typeof t.instances.$inferInsert {
+  return {
+    id: instance.id,
+    benchmarkId: instance.benchmark,
+    subtaskId: instance.subtask,
+    sourceSample: instance.sourceSample,
+    prompt: instance.prompt,
+    paraphraseIndex: instance.paraphraseIndex,
+    contract: instance.contract,
+    groundTruth: instance.groundTruth,
+  };
+}
 
 export interface SaveSummary {
   instances: number;

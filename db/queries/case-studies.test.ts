@@ -5,7 +5,7 @@ import { bundleFilesOf } from "@/lib/bundle/write";
 import { isAppError } from "@/lib/errors/app-error";
 import { createDb } from "../client";
 import { getCaseStudy, listCaseStudies, removeCaseStudy, upsertCaseStudy } from "./case-studies";
-import { ensureJudge, saveVerdicts } from "./evaluation";
+import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
 
 function seeded(count: number) {

@@ -6,7 +6,7 @@ import { bundleFilesOf } from "@/lib/bundle/write";
 import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
 import { createDb, type Db } from "../client";
 import * as t from "../schema";
-import { ensureJudge, saveVerdicts } from "./evaluation";
+import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
 
 function importSynthetic(db: Db, index: number, replace = false) {

@@ -5,7 +5,8 @@ import { bundleFilesOf } from "@/lib/bundle/write";
 import { verdict } from "@/lib/judge/schema";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { createDb } from "../client";
-import { ensureJudge, loadEvaluationInput, runsToEvaluate, saveVerdicts } from "./evaluation";
+import { loadEvaluationInput, runsToEvaluate } from "./evaluation";
+import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
 
 function seeded(count: number) {

@@ -1,52 +1,19 @@
 /**
  * The evaluation's reads and writes: everything a judge needs about one run, which runs still
- * lack a judge's verdicts, and storing verdicts (one transaction per run).
+ * lack a judge's verdicts, and storing a run's verdicts with its artifacts (one transaction per run).
  */
 import { and, eq, like } from "drizzle-orm";
 import { InstanceSchema } from "@/lib/benchmark/schema";
 import { LimitsSchema, TrajectoryStepSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
 import { sha256Hex } from "@/lib/bundle/parse";
 import { AppError } from "@/lib/errors/app-error";
-import type { EvaluatedChange, EvaluationInput, VerdictDraft } from "@/lib/judge/schema";
+import type { EvaluationStore, NewArtifact } from "@/lib/judge/evaluate-runs";
+import type { EvaluatedChange, EvaluationInput } from "@/lib/judge/schema";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import type { Db } from "../client";
 import * as t from "../schema";
 import type { StoredSetupChange } from "./benchmarks";
-
-export interface JudgeIdentity {
-  kind: "rule" | "llm" | "external";
-  name: string;
-  provider?: string;
-  model?: string;
-  promptVersion?: string;
-}
-
-/** The judge's row id, created on first use (also inside a transaction: pass the transaction). */
-export function ensureJudge(db: Pick<Db, "insert" | "select">, judge: JudgeIdentity): number {
-  const values = {
-    kind: judge.kind,
-    name: judge.name,
-    provider: judge.provider ?? "",
-    model: judge.model ?? "",
-    promptVersion: judge.promptVersion ?? "",
-  };
-  db.insert(t.judges).values(values).onConflictDoNothing().run();
-  const row = db
-    .select({ id: t.judges.id })
-    .from(t.judges)
-    .where(
-      and(
-        eq(t.judges.kind, values.kind),
-        eq(t.judges.name, values.name),
-        eq(t.judges.provider, values.provider),
-        eq(t.judges.model, values.model),
-        eq(t.judges.promptVersion, values.promptVersion),
-      ),
-    )
-    .get();
-  if (!row) throw new AppError("INTERNAL", `judge ${judge.name} could not be stored`);
-  return row.id;
-}
+import { writeVerdicts, type VerdictEntry } from "./verdicts";
 
 /**
  * Runs that lack a verdict for some (metric, judge) pair: a judge scores its metrics, each under
@@ -179,22 +146,6 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
   };
 }
 
-export interface VerdictUsage {
-  rawResponse?: string | null;
-  inputTokens?: number | null;
-  outputTokens?: number | null;
-  costUsd?: number | null;
-}
-
-/** Replaces this judge's verdicts on the run, all metrics in one transaction. */
-export function saveVerdicts(db: Db, runId: string, judgeId: number, drafts: (VerdictDraft & VerdictUsage)[]): void {
-  saveJudgedVerdicts(
-    db,
-    runId,
-    drafts.map((verdict) => ({ judgeId, verdict })),
-  );
-}
-
 export function hasArtifact(db: Db, runId: string, path: string): boolean {
   return (
     db
@@ -205,12 +156,6 @@ export function hasArtifact(db: Db, runId: string, path: string): boolean {
   );
 }
 
-export interface NewArtifact {
-  path: string;
-  kind: string;
-  data: Buffer;
-}
-
 /**
  * Replaces, in one transaction, each (metric, judge) verdict given for the run, and adds the
  * artifacts the evaluation produced (e.g. `reports/ast.json`).
@@ -218,8 +163,8 @@ export interface NewArtifact {
 export function saveJudgedVerdicts(
   db: Db,
   runId: string,
-  entries: { judgeId: number; verdict: VerdictDraft & VerdictUsage }[],
-  artifacts: NewArtifact[] = [],
+  entries: readonly VerdictEntry[],
+  artifacts: readonly NewArtifact[] = [],
 ): void {
   const hashed = artifacts.map((a) => ({ ...a, sha256: sha256Hex(a.data) }));
   db.transaction((tx) => {
@@ -236,25 +181,15 @@ export function saveJudgedVerdicts(
         })
         .run();
     }
-    for (const { judgeId, verdict: d } of entries) {
-      tx.delete(t.verdicts)
-        .where(and(eq(t.verdicts.runId, runId), eq(t.verdicts.judgeId, judgeId), eq(t.verdicts.metric, d.metric)))
-        .run();
-      tx.insert(t.verdicts)
-        .values({
-          runId,
-          metric: d.metric,
-          judgeId,
-          value: d.value,
-          rationale: d.rationale,
-          citations: d.citations,
-          evidence: d.evidence,
-          rawResponse: d.rawResponse ?? null,
-          inputTokens: d.inputTokens ?? null,
-          outputTokens: d.outputTokens ?? null,
-          costUsd: d.costUsd ?? null,
-        })
-        .run();
-    }
+    writeVerdicts(db, runId, entries);
   });
+}
+
+/** The evaluation loop's reads and writes (lib/judge/evaluate-runs.ts) on this database. */
+export function evaluationStore(db: Db): EvaluationStore {
+  return {
+    load: (runId) => loadEvaluationInput(db, runId),
+    hasArtifact: (runId, path) => hasArtifact(db, runId, path),
+    save: (runId, verdicts, artifacts) => saveJudgedVerdicts(db, runId, verdicts, artifacts),
+  };
 }

@@ -5,15 +5,15 @@
 import { createHash } from "node:crypto";
 import type { Statement } from "better-sqlite3";
 import { eq } from "drizzle-orm";
-import type { Instance } from "@/lib/benchmark/schema";
 import { BundleError } from "@/lib/bundle/errors";
 import type { ParsedBundle } from "@/lib/bundle/parse";
-import type { AgentConfig, BundleVerdict, TrajectoryStep } from "@/lib/bundle/schema";
+import type { AgentConfig, TrajectoryStep } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import type { Db } from "../client";
+import { instanceRow } from "./benchmarks";
 import { indexRunText } from "./run-search";
-import { ensureJudge } from "./evaluation";
+import { ensureJudge, writeVerdicts } from "./verdicts";
 import * as t from "../schema";
 
 export type ImportOutcome = "imported" | "unchanged" | "replaced";
@@ -151,7 +151,11 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
 
     for (const m of bundle.members) hot.insertArtifact.run(runId, m.path, m.kind, m.sha256, m.size);
 
-    for (const verdict of bundle.verdicts) insertVerdict(tx, runId, verdict);
+    writeVerdicts(
+      db,
+      runId,
+      bundle.verdicts.map((verdict) => ({ judgeId: ensureJudge(tx, verdict.judge), verdict })),
+    );
     indexRunText(tx, runId);
     // A case study is a person's note about the run, not part of the bundle: it survives a replace.
     if (caseStudy) tx.insert(t.caseStudies).values(caseStudy).run();
@@ -196,19 +200,6 @@ function ensureInstance(tx: Tx, bundle: ParsedBundle): void {
     .onConflictDoNothing()
     .run();
   tx.insert(t.instances).values(instanceRow(instance)).run();
-}
-
-export function instanceRow(instance: Instance): typeof t.instances.$inferInsert {
-  return {
-    id: instance.id,
-    benchmarkId: instance.benchmark,
-    subtaskId: instance.subtask,
-    sourceSample: instance.sourceSample,
-    prompt: instance.prompt,
-    paraphraseIndex: instance.paraphraseIndex,
-    contract: instance.contract,
-    groundTruth: instance.groundTruth,
-  };
 }
 
 /**
@@ -302,28 +293,4 @@ function stepRow(runId: string, position: number, step: TrajectoryStep): StepRow
     case "file_delete":
       return { ...row, path: step.path };
   }
-}
-
-function insertVerdict(tx: Tx, runId: string, verdict: BundleVerdict): void {
-  const judgeId = ensureJudge(tx, verdict.judge);
-  tx.insert(t.verdicts)
-    .values({
-      runId,
-      metric: verdict.metric,
-      judgeId,
-      value: verdict.value,
-      rationale: verdict.rationale,
-      citations: verdict.citations,
-      evidence: verdict.evidence,
-    })
-    .onConflictDoUpdate({
-      target: [t.verdicts.runId, t.verdicts.metric, t.verdicts.judgeId],
-      set: {
-        value: verdict.value,
-        rationale: verdict.rationale,
-        citations: verdict.citations,
-        evidence: verdict.evidence,
-      },
-    })
-    .run();
 }

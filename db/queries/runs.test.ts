@@ -4,7 +4,7 @@ import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { metricBit } from "@/lib/metrics/catalog";
 import { createDb } from "../client";
-import { ensureJudge, saveVerdicts } from "./evaluation";
+import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
 import { runFilterOptions, searchRuns, type RunsFilter } from "./runs";
 

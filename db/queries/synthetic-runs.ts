@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { ScaleInstance, ScaleRun } from "@/lib/dashboard/scale-runs";
 import { agentConfigId } from "./run-import";
-import { ensureJudge } from "./evaluation";
+import { ensureJudge, writeVerdicts } from "./verdicts";
 import { indexRunText } from "./run-search";
 import type { Db } from "../client";
 import * as t from "../schema";
@@ -53,9 +53,6 @@ export function insertScaleRuns(db: Db, runs: readonly ScaleRun[]): number {
   const insertStep = sqlite.prepare(
     `INSERT INTO trajectory_steps (run_id, position, step_id, kind, role, text, tool_name, tool_arguments, command, exit_code, is_error, path)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertVerdict = sqlite.prepare(
-    "INSERT INTO verdicts (run_id, metric, judge_id, value, rationale, citations) VALUES (?, ?, ?, ?, ?, ?)",
   );
   const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
   let inserted = 0;
@@ -140,13 +137,10 @@ export function insertScaleRuns(db: Db, runs: readonly ScaleRun[]): number {
           })
           .run();
       }
-      for (const [judgeId, verdicts] of [
-        [ruleJudgeId, run.ruleVerdicts],
-        [llmJudgeId, run.llmVerdicts],
-      ] as const) {
-        for (const v of verdicts)
-          insertVerdict.run(run.id, v.metric, judgeId, v.value, v.rationale, JSON.stringify(v.citations));
-      }
+      writeVerdicts(db, run.id, [
+        ...run.ruleVerdicts.map((verdict) => ({ judgeId: ruleJudgeId, verdict })),
+        ...run.llmVerdicts.map((verdict) => ({ judgeId: llmJudgeId, verdict })),
+      ]);
       indexRunText(tx, run.id);
       inserted += 1;
     }

@@ -1,0 +1,122 @@
+/**
+ * The evaluation loop every caller shares (npm run evaluate, bench:evaluate, the e2e seed): each
+ * run is loaded, judged, and stored with what the judge leaves beside its verdicts, runs judged
+ * concurrently, one run's failure recorded without stopping the others. The database side comes
+ * in as an EvaluationStore (db/queries/evaluation.ts `evaluationStore`).
+ */
+import pLimit from "p-limit";
+import { BUNDLE_MEMBERS } from "@/lib/bundle/schema";
+import { AppError } from "@/lib/errors/app-error";
+import { METRIC_IDS } from "@/lib/metrics/catalog";
+import { astReportsOf } from "./rules/ast-reports";
+import { ruleJudge } from "./rules/rule-judge";
+import type { EvaluationInput, VerdictDraft } from "./schema";
+
+/** What a model judge spent on a verdict; rule judges and bundles leave it out. */
+export interface VerdictUsage {
+  rawResponse?: string | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  costUsd?: number | null;
+}
+
+/** A file the evaluation adds to the run (e.g. `reports/ast.json`), stored with its verdicts. */
+export interface NewArtifact {
+  path: string;
+  kind: string;
+  data: Buffer;
+}
+
+export interface JudgedVerdict {
+  judgeId: number;
+  verdict: VerdictDraft & VerdictUsage;
+}
+
+export interface EvaluationStore {
+  load(runId: string): EvaluationInput;
+  hasArtifact(runId: string, path: string): boolean;
+  /** A run's verdicts and artifacts, in one transaction. */
+  save(runId: string, verdicts: readonly JudgedVerdict[], artifacts: readonly NewArtifact[]): void;
+}
+
+/** A judge as the loop sees it: which judge row each metric's verdict goes under, and how to judge a run. */
+export interface RunJudge {
+  label: string;
+  judgeIdByMetric: ReadonlyMap<string, number>;
+  judge(input: EvaluationInput): Promise<(VerdictDraft & VerdictUsage)[]>;
+  /** What else the judge leaves on the run, stored with its verdicts. */
+  artifacts?(input: EvaluationInput): Promise<NewArtifact[]>;
+  close(): Promise<void>;
+  usage?(): string;
+}
+
+/**
+ * The rule judge on every metric it scores, under one judge row, leaving the static analysis behind
+ * the code metrics as the run's AST report (kept if the run has one, redone with `force`).
+ */
+export function ruleRunJudge(
+  judgeId: number,
+  options: { force?: boolean; hasArtifact(runId: string, path: string): boolean },
+): RunJudge {
+  return {
+    label: "rule judge",
+    judgeIdByMetric: new Map(METRIC_IDS.map((m) => [m, judgeId])),
+    judge: ruleJudge,
+    async artifacts(input) {
+      if (!options.force && options.hasArtifact(input.runId, BUNDLE_MEMBERS.astReport)) return [];
+      const report = await astReportsOf(input.changes);
+      return [{ path: BUNDLE_MEMBERS.astReport, kind: "ast_report", data: Buffer.from(`${JSON.stringify(report)}\n`) }];
+    },
+    close: async () => {},
+  };
+}
+
+export interface EvaluationSummary {
+  evaluated: number;
+  failures: { runId: string; error: string }[];
+  /** Violated verdicts per metric. */
+  violations: Map<string, number>;
+}
+
+/** Judges each run and stores its verdicts; `onRun` hears of each run as it ends (with its error, if it failed). */
+export async function evaluateRuns(
+  store: EvaluationStore,
+  active: RunJudge,
+  runIds: readonly string[],
+  options: { concurrency: number; onRun?: (runId: string, error?: string) => void },
+): Promise<EvaluationSummary> {
+  const failures: EvaluationSummary["failures"] = [];
+  const violations = new Map<string, number>();
+  const limit = pLimit(options.concurrency);
+  await Promise.all(
+    runIds.map((runId) =>
+      limit(async () => {
+        try {
+          const input = store.load(runId);
+          const verdicts = await active.judge(input);
+          const artifacts = (await active.artifacts?.(input)) ?? [];
+          store.save(
+            runId,
+            verdicts.map((verdict) => ({ judgeId: judgeIdOf(active, verdict.metric), verdict })),
+            artifacts,
+          );
+          for (const v of verdicts)
+            if (v.value === "violated") violations.set(v.metric, (violations.get(v.metric) ?? 0) + 1);
+          options.onRun?.(runId);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          failures.push({ runId, error: message });
+          options.onRun?.(runId, message);
+        }
+      }),
+    ),
+  );
+  return { evaluated: runIds.length - failures.length, failures, violations };
+}
+
+function judgeIdOf(active: RunJudge, metric: string): number {
+  const id = active.judgeIdByMetric.get(metric);
+  if (id === undefined)
+    throw new AppError("INTERNAL", `the ${active.label} judged ${metric}, which it has no judge row for`);
+  return id;
+}
