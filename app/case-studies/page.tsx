@@ -10,6 +10,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { galleryHref } from "@/lib/case-studies/gallery";
 import { GalleryParamsSchema } from "@/lib/case-studies/schema";
 import { parseParams, type SearchParams } from "@/lib/dashboard/params";
+import styles from "@/components/case-studies/case-studies.module.css";
 
 /**
  * The case-study gallery: flagged runs as cards, filtered by tag and searched via the URL
@@ -61,13 +62,13 @@ export default async function CaseStudiesPage({ searchParams }: { searchParams: 
         </label>
         <button type="submit">Search</button>
       </Form>
-      <nav className="tag-filter" aria-label="Filter by tag">
+      <nav className={styles.tagFilter} aria-label="Filter by tag">
         <span className="muted">Tags:</span>
         <ul className="chips">
           <li>
             <Link
               href={galleryHref({ q })}
-              className={`chip chip-tag${tag ? "" : " chip-active"}`}
+              className={`chip ${styles.tag}${tag ? "" : ` ${styles.active}`}`}
               aria-current={tag ? undefined : "true"}
             >
               all
@@ -77,7 +78,7 @@ export default async function CaseStudiesPage({ searchParams }: { searchParams: 
             <li key={t.tag}>
               <Link
                 href={galleryHref({ tag: t.tag, q })}
-                className={`chip chip-tag${t.tag === tag ? " chip-active" : ""}`}
+                className={`chip ${styles.tag}${t.tag === tag ? ` ${styles.active}` : ""}`}
                 aria-current={t.tag === tag ? "true" : undefined}
                 data-testid="tag-filter"
               >
@@ -115,7 +116,7 @@ export default async function CaseStudiesPage({ searchParams }: { searchParams: 
       ) : (
         <>
           <ExportLinks table="case-studies" query={{ tag, q }} />
-          <div className="case-study-grid" data-testid="case-study-grid">
+          <div className={styles.grid} data-testid="case-study-grid">
             {gallery.cards.map((card) => (
               <CaseStudyCard key={card.runId} card={card} activeTag={tag} />
             ))}

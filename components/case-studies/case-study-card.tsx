@@ -4,6 +4,7 @@ import { formatStamp, noteExcerpt } from "@/lib/case-studies/gallery";
 import type { CaseStudyCard as Card } from "@/lib/case-studies/types";
 import { METRICS } from "@/lib/metrics/catalog";
 import { TagChips } from "./tag-chips";
+import styles from "./case-studies.module.css";
 
 const subtaskLabel = (id: string) => SUBTASKS.find((s) => s.id === id)?.label ?? id;
 const metricLabel = (id: string) => METRICS.find((m) => m.id === id)?.label ?? id;
@@ -13,31 +14,26 @@ export function CaseStudyCard({ card, activeTag }: { card: Card; activeTag?: str
   const runHref = `/runs/${encodeURIComponent(card.runId)}`;
   const titleId = `case-study-${card.runId}`;
   return (
-    <article
-      className="case-study-card"
-      data-testid="case-study-card"
-      data-run-id={card.runId}
-      aria-labelledby={titleId}
-    >
+    <article className={styles.card} data-testid="case-study-card" data-run-id={card.runId} aria-labelledby={titleId}>
       <h2 id={titleId} data-testid="case-study-card-title">
         <Link href={`${runHref}#case-study`}>{card.title}</Link>
       </h2>
-      <p className="case-study-meta">
+      <p className={styles.meta}>
         <Link href={runHref} data-testid="case-study-run-link">
           <code>{card.runId}</code>
         </Link>{" "}
         · <span className={`status status-${card.status}`}>{card.status}</span>
       </p>
-      <p className="case-study-meta">
+      <p className={styles.meta}>
         {card.framework} / {card.model} · {subtaskLabel(card.subtaskId)}
       </p>
       <TagChips tags={card.tags} active={activeTag} />
       {card.note ? (
-        <p className="case-study-excerpt" data-testid="case-study-excerpt">
+        <p className={styles.excerpt} data-testid="case-study-excerpt">
           {noteExcerpt(card.note)}
         </p>
       ) : null}
-      <div className="case-study-violations" data-testid="case-study-violations">
+      <div className={styles.violations} data-testid="case-study-violations">
         {card.violated === null ? (
           <span className="muted">Not judged by the rule judge.</span>
         ) : card.violated.length === 0 ? (
@@ -55,7 +51,7 @@ export function CaseStudyCard({ card, activeTag }: { card: Card; activeTag?: str
           </>
         )}
       </div>
-      <p className="muted case-study-stamp">edited {formatStamp(card.updatedAt)}</p>
+      <p className={`muted ${styles.stamp}`}>edited {formatStamp(card.updatedAt)}</p>
     </article>
   );
 }

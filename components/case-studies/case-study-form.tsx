@@ -1,6 +1,7 @@
 "use client";
 import { useId, type Ref } from "react";
 import { NOTE_MAX, splitTags, tagProblem, TITLE_MAX, type CaseStudyFieldErrors } from "@/lib/case-studies/schema";
+import styles from "./case-studies.module.css";
 
 export interface CaseStudyValues {
   title: string;
@@ -93,7 +94,7 @@ export function CaseStudyFields({
         <p id={`${id}-tags-hint`} className="field-hint">
           Separated by commas or spaces; a-z, 0-9, &quot;-&quot;, &quot;_&quot; and &quot;.&quot;, saved lower-case.
           {preview.length > 0 ? (
-            <span className="chips tag-preview" aria-hidden="true">
+            <span className={`chips ${styles.tagPreview}`} aria-hidden="true">
               {preview.map((tag) => (
                 <span key={tag} className={`chip${tagProblem(tag) ? " chip-bad" : ""}`}>
                   #{tag}

@@ -9,6 +9,7 @@ import type { ActionResult } from "@/lib/errors/action-result";
 type CaseStudyActionResult = ActionResult<CaseStudyField>;
 import { CaseStudyFields, type CaseStudyValues } from "./case-study-form";
 import { TagChips } from "./tag-chips";
+import styles from "./case-studies.module.css";
 
 export type CaseStudyAction = (
   previous: CaseStudyActionResult | null,
@@ -117,12 +118,12 @@ export function CaseStudyPanel({
   };
 
   return (
-    <div className="panel case-study-panel" data-testid="case-study-panel" data-flagged={caseStudy ? "true" : "false"}>
+    <div className={`panel ${styles.panel}`} data-testid="case-study-panel" data-flagged={caseStudy ? "true" : "false"}>
       {notice ? (
         <p
           ref={noticeRef}
           tabIndex={-1}
-          className={notice.ok ? "ok" : "error"}
+          className={`${notice.ok ? "ok" : "error"} ${styles.notice}`}
           role={notice.ok ? "status" : "alert"}
           data-testid={notice.ok ? "case-study-ok" : "case-study-failed"}
         >
@@ -131,7 +132,7 @@ export function CaseStudyPanel({
       ) : null}
 
       {mode === "edit" ? (
-        <form className="case-study-form" noValidate onSubmit={submitWith(save)} onKeyDown={onEscape}>
+        <form className={styles.form} noValidate onSubmit={submitWith(save)} onKeyDown={onEscape}>
           <input type="hidden" name="runId" value={runId} />
           <CaseStudyFields
             values={values}
@@ -155,13 +156,13 @@ export function CaseStudyPanel({
           <h3 data-testid="case-study-title">{caseStudy.title}</h3>
           <TagChips tags={caseStudy.tags} />
           {caseStudy.note ? (
-            <p className="case-study-note" data-testid="case-study-note">
+            <p className={styles.note} data-testid="case-study-note">
               {caseStudy.note}
             </p>
           ) : (
             <p className="muted">No note.</p>
           )}
-          <p className="muted case-study-stamp">
+          <p className={`muted ${styles.stamp}`}>
             Flagged {formatStamp(caseStudy.createdAt)}
             {caseStudy.updatedAt !== caseStudy.createdAt ? ` · edited ${formatStamp(caseStudy.updatedAt)}` : ""} ·{" "}
             <Link href={galleryHref()}>all case studies</Link>
