@@ -138,17 +138,22 @@ describe("metric bits: the database's SQL and the catalog agree", () => {
   });
 
   it("the bits written by migrations 0002 (CASE over the metric ids) and 0006 (metric_bits rows) are the catalog's", () => {
+    // Migrations are never edited: each holds the metrics of its day, every one with the catalog's bit.
     const cases = [
       ...migrationSql("0002_dashboard").matchAll(/CASE (?:v\.)?metric((?: WHEN '\w+' THEN \d+)+) ELSE 0 END/g),
     ];
     expect(cases).toHaveLength(15);
-    for (const [, whens] of cases) {
-      const pairs = [...whens!.matchAll(/WHEN '(\w+)' THEN (\d+)/g)].map(([, id, bit]) => [id, Number(bit)]);
-      expect(Object.fromEntries(pairs)).toEqual(CATALOG_BITS);
-    }
+    const written = cases.map(([, whens]) =>
+      Object.fromEntries([...whens!.matchAll(/WHEN '(\w+)' THEN (\d+)/g)].map(([, id, bit]) => [id, Number(bit)])),
+    );
     const values = /INSERT INTO `metric_bits` \(`metric`, `bit`\) VALUES (.*);/.exec(migrationSql("0006_metric_bits"));
-    const rows = [...values![1]!.matchAll(/\('(\w+)', (\d+)\)/g)].map(([, id, bit]) => [id, 1 << Number(bit)]);
-    expect(Object.fromEntries(rows)).toEqual(CATALOG_BITS);
+    written.push(
+      Object.fromEntries([...values![1]!.matchAll(/\('(\w+)', (\d+)\)/g)].map(([, id, bit]) => [id, 1 << Number(bit)])),
+    );
+    for (const bits of written) {
+      expect(Object.keys(bits)).toHaveLength(11);
+      for (const [id, bit] of Object.entries(bits)) expect([id, bit]).toEqual([id, CATALOG_BITS[id]]);
+    }
   });
 
   it("refuses a database whose stored bit for a metric differs from the catalog's", () => {
