@@ -1,29 +1,27 @@
-/**
- * npx tsx scripts/analyze.ts --original A.py --modified B.py --target QUALNAME [--json]
- *   [--mode codegen|move_source|move_destination] [--source S.py]
- * The four code-level verdicts (Syntax, Signature, Body Change, Context) of one file, with evidence.
- */
+/** npx tsx scripts/analyze.ts: the four code-level verdicts (Syntax, Signature, Body Change, Context) of one file. */
 import fs from "node:fs/promises";
-import { z } from "zod";
 import { decodePythonSource } from "@/lib/analysis/ast-report";
 import { evaluateCodeLevel } from "@/lib/analysis/code-metrics";
 import type { CodeLevelResult, Evidence, Verdict } from "@/lib/analysis/schema";
-import { parseCliArgs } from "@/lib/cli/args";
+import { choiceOption, cliCommand, parseCli, textOption } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 
-const USAGE =
-  "usage: npx tsx scripts/analyze.ts --original A.py --modified B.py --target QUALNAME [--json] " +
-  "[--mode codegen|move_source|move_destination] [--source S.py (move_destination: the file it moved from)]";
-
-const ArgsSchema = z.object({
-  original: z.string().min(1),
-  modified: z.string().min(1),
-  target: z.string().min(1),
-  mode: z.enum(["codegen", "move_source", "move_destination"]).default("codegen"),
-  source: z.string().min(1).optional(),
-  json: z.boolean().default(false),
-});
+export const cli = () =>
+  cliCommand(
+    "npx tsx scripts/analyze.ts",
+    "The four code-level verdicts (Syntax, Signature, Body Change, Context) of one file, with evidence.",
+  )
+    .addOption(textOption("--original <file>", "the Python file before the change").makeOptionMandatory())
+    .addOption(textOption("--modified <file>", "the Python file after the change").makeOptionMandatory())
+    .addOption(textOption("--target <qualname>", "the function or method the task is about").makeOptionMandatory())
+    .addOption(
+      choiceOption("--mode <mode>", "what the task asked for", ["codegen", "move_source", "move_destination"]).default(
+        "codegen",
+      ),
+    )
+    .addOption(textOption("--source <file>", "move_destination: the file the function moved from"))
+    .option("--json", "print the verdicts as JSON (true = violated, null = not applicable)");
 
 async function readInput(flag: string, file: string): Promise<Buffer> {
   try {
@@ -84,20 +82,9 @@ export function textReport(result: CodeLevelResult): string {
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args, positionals } = parseCliArgs(
-    argv,
-    {
-      original: { type: "string" },
-      modified: { type: "string" },
-      target: { type: "string" },
-      mode: { type: "string" },
-      source: { type: "string" },
-      json: { type: "boolean" },
-    },
-    ArgsSchema,
-    USAGE,
-  );
-  if (positionals.length > 0) throw new AppError("INVALID_INPUT", `unexpected argument "${positionals[0]}"\n${USAGE}`);
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
   const original = decodePythonSource(await readInput("original", args.original)).text;
   const modified = await readInput("modified", args.modified);
   const moveSource = args.source ? decodePythonSource(await readInput("source", args.source)).text : null;

@@ -1,29 +1,29 @@
 /**
- * npm run bench:dashboard -- [--db FILE] [--iterations N]
- * Server time of each dashboard page's queries (scope, query and prepare, as the page runs them)
+ * npm run bench:dashboard: server time of each dashboard page's queries (scope, query and prepare, as the page runs them)
  * on a database filled by `npm run seed:scale` (default data/scale/studio.db): p50 and p95 per
  * page and variant, in milliseconds. The goal: p95 under 150 ms with 100,000 runs.
  */
 import fs from "node:fs";
-import { z } from "zod";
 import { createDb, type Db } from "@/db/client";
 import { configOptions, pairedRuns } from "@/db/queries/compare";
 import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
 import { overviewGroups } from "@/db/queries/overview";
 import { getRunDetail } from "@/db/queries/run-detail";
 import { runFilterOptions, searchRuns, type RunsFilter } from "@/db/queries/runs";
-import { parseCliArgs } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { compareConfigurations } from "@/lib/dashboard/compare";
 import { prepareMetricChart, prepareOverviewTables } from "@/lib/dashboard/overview";
 import { AppError } from "@/lib/errors/app-error";
 import { SCALE_DB } from "./seed-scale";
 
-const USAGE = "usage: npm run bench:dashboard -- [--db FILE] [--iterations N]";
-const ArgsSchema = z.object({
-  db: z.string().min(1).default(SCALE_DB),
-  iterations: z.coerce.number().int().min(5).max(10_000).default(40),
-});
+export const cli = () =>
+  cliCommand(
+    "npm run bench:dashboard --",
+    "p50/p95/max server time of each dashboard page's queries on a database filled by npm run seed:scale.",
+  )
+    .addOption(textOption("--db <file>", "the database to measure").default(SCALE_DB))
+    .addOption(integerOption("--iterations <n>", "timed runs of each page query", { min: 5, max: 10_000 }).default(40));
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
@@ -62,12 +62,9 @@ function compare(db: Db) {
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    { db: { type: "string" }, iterations: { type: "string" } },
-    ArgsSchema,
-    USAGE,
-  );
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
   if (!fs.existsSync(args.db))
     throw new AppError("INVALID_INPUT", `--db: ${args.db} does not exist; fill it with npm run seed:scale`);
   const db = createDb(args.db);
@@ -76,7 +73,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const someRun = (
       db.$client.prepare("SELECT run_id FROM run_facts ORDER BY id DESC LIMIT 1").get() as { run_id: string }
     ).run_id;
-    const cases: [string, () => void][] = [
+    const cases: [string, () => unknown][] = [
       ["overview (all instances)", () => overview(db, "all")],
       ["overview (eval split)", () => overview(db, "eval")],
       ["overview (one family)", () => overview(db, "all", "code_generation")],
@@ -101,11 +98,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     );
     let worst = 0;
     for (const [name, run] of cases) {
-      for (let i = 0; i < 3; i++) run();
+      for (let i = 0; i < 3; i++) await run();
       const times: number[] = [];
       for (let i = 0; i < args.iterations; i++) {
         const start = performance.now();
-        run();
+        await run();
         times.push(performance.now() - start);
       }
       times.sort((a, b) => a - b);

@@ -1,6 +1,5 @@
 /**
- * npm run bench:hostile-import -- [--port N]
- * Starts the built server (run `npx next build` first) on a fresh database, POSTs hostile archives
+ * npm run bench:hostile-import: starts the built server (run `npx next build` first) on a fresh database, POSTs hostile archives
  * to /api/runs/import while asking for /login every 50 ms, and prints per archive: upload size,
  * status, answer time, the server's RSS before, at peak and after, and /login's slowest answer
  * meanwhile. Targets: the 256 MiB-of-trailing-zeros upload answered under 2 s with /login
@@ -11,7 +10,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { z } from "zod";
 import {
   tarGzDeclaring,
   tarGzWithTrailingZeros,
@@ -24,13 +22,16 @@ import {
 import { holdUpload, postArchive, type ImportAnswer } from "@/lib/bundle/import-probe.fixture";
 import { syntheticBundle, tarBuffer, tarEntriesOf } from "@/lib/bundle/test-support";
 import { zipBuffer } from "@/lib/bundle/write";
-import { parseCliArgs } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { spawnGuarded } from "@/lib/process/guarded";
 
-const USAGE = "usage: npm run bench:hostile-import -- [--port N]";
-const ArgsSchema = z.object({ port: z.coerce.number().int().min(1024).max(65535).default(3190) });
+export const cli = () =>
+  cliCommand(
+    "npm run bench:hostile-import --",
+    "POSTs hostile archives to the built server's /api/runs/import (npx next build first) and measures its answers and memory.",
+  ).addOption(integerOption("--port <port>", "port the server is started on", { min: 1024, max: 65535 }).default(3190));
 const MiB = 1024 * 1024;
 const TOKEN = "bench-hostile-import-token-0123";
 
@@ -94,7 +95,9 @@ const CASES: Case[] = [
 ];
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(argv, { port: { type: "string" } }, ArgsSchema, USAGE);
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
   if (!fs.existsSync(".next/BUILD_ID"))
     throw new AppError("INVALID_INPUT", "no production build: run `npx next build`");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-hostile-"));

@@ -1,40 +1,30 @@
 /**
- * npm run bench:ingest -- [--count N] [--concurrency K] [--steps S] [--changed F]
- * Generates N realistic bundles (50 steps, 5 changed files each by default) and measures a cold
+ * npm run bench:ingest: generates N realistic bundles (50 steps, 5 changed files each by default) and measures a cold
  * import into a fresh database file. Prints bundles/s and MB/s; the goal is 100 bundles/s.
  */
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { z } from "zod";
 import { createDb } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { discoverBundles, ingestBundles } from "@/lib/bundle/ingest";
 import { DEFAULT_READ_LIMITS } from "@/lib/bundle/read";
 import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
-import { parseCliArgs } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 
-const ArgsSchema = z.object({
-  count: z.coerce.number().int().min(1).max(100_000).default(1000),
-  concurrency: z.coerce.number().int().min(1).max(64).default(8),
-  steps: z.coerce.number().int().min(1).max(10_000).default(50),
-  changed: z.coerce.number().int().min(3).max(100).default(5),
-});
+export const cli = () =>
+  cliCommand("npm run bench:ingest --", "Generates realistic bundles and measures a cold import: bundles/s and MB/s.")
+    .addOption(integerOption("--count <n>", "bundles generated and imported", { min: 1, max: 100_000 }).default(1000))
+    .addOption(integerOption("--concurrency <n>", "bundles read at once", { min: 1, max: 64 }).default(8))
+    .addOption(integerOption("--steps <n>", "trajectory steps per bundle", { min: 1, max: 10_000 }).default(50))
+    .addOption(integerOption("--changed <n>", "changed files per bundle", { min: 3, max: 100 }).default(5));
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    {
-      count: { type: "string" },
-      concurrency: { type: "string" },
-      steps: { type: "string" },
-      changed: { type: "string" },
-    },
-    ArgsSchema,
-    "usage: npm run bench:ingest -- [--count N] [--concurrency K] [--steps S] [--changed F]",
-  );
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
   const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-ingest-"));
   try {
     let bytes = 0;

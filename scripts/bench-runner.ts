@@ -1,6 +1,5 @@
 /**
- * npm run bench:runner -- [--runs N] [--files N]
- * Harness overhead per run, without the agent, the way run-agents does it: take the workspace from
+ * npm run bench:runner: harness overhead per run, without the agent, the way run-agents does it: take the workspace from
  * the workspace cache (a reset workspace from its pool, or a copy) and apply the instance's setup,
  * snapshot the environment before and after, set up and tear down the sandbox, read the workspace
  * back, hand it back to the pool and remove the run folder. Measured on
@@ -13,24 +12,26 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { z } from "zod";
 import { createDb, type Db } from "@/db/client";
 import { getInstance, saveBenchmark } from "@/db/queries/benchmarks";
 import { buildBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import type { AgentConfig } from "@/lib/bundle/schema";
 import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
-import { parseCliArgs } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { removeTree } from "@/lib/runner/copy-tree";
 import { recordRun, type AgentOutcome, type RunPhase } from "@/lib/runner/record-run";
 import { createWorkspaceCache, type WorkspaceCache } from "@/lib/runner/workspace-cache";
-import { instanceWorkspaceSource } from "./run-agents-workspace";
+import { instanceWorkspaceSource } from "@/db/queries/instance-workspace";
 
-const ArgsSchema = z.object({
-  runs: z.coerce.number().int().min(2).max(1000).default(20),
-  files: z.coerce.number().int().min(1).max(200_000).default(5000),
-});
+export const cli = () =>
+  cliCommand(
+    "npm run bench:runner --",
+    "Harness overhead per run without the agent (workspace, snapshots, sandbox, read-back, teardown), per phase.",
+  )
+    .addOption(integerOption("--runs <n>", "runs measured per repository", { min: 2, max: 1000 }).default(20))
+    .addOption(integerOption("--files <n>", "files the padded repository has", { min: 1, max: 200_000 }).default(5000));
 
 const AGENT: AgentConfig = {
   name: "no-op",
@@ -94,12 +95,9 @@ async function saveBenchBenchmark(db: Db, padding: number) {
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    { runs: { type: "string" }, files: { type: "string" } },
-    ArgsSchema,
-    "usage: npm run bench:runner -- [--runs N] [--files N]",
-  );
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
   const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-runner-"));
   const db = createDb(path.join(work, "studio.db"));
   try {

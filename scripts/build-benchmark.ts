@@ -1,12 +1,9 @@
 /**
- * npm run build-benchmark -- --deveval-data FILE (--source-code DIR | --metadata-only)
- *   [--name N] [--seed S] [--split-size K] [--out FILE.jsonl] [--json] [--strict]
- * Builds a benchmark (all subtasks, prompts, contracts, split) from DevEval metadata and its
+ * npm run build-benchmark: builds a benchmark (all subtasks, prompts, contracts, split) from DevEval metadata and its
  * repositories, and stores it in the database (STUDIO_DB).
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
 import { buildBenchmark, type BuiltBenchmark } from "@/lib/benchmark/build";
@@ -18,7 +15,7 @@ import {
 } from "@/lib/benchmark/paraphrase-candidates";
 import { BenchmarkIdSchema } from "@/lib/benchmark/schema";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
-import { parseCliArgs } from "@/lib/cli/args";
+import { choiceOption, cliCommand, integerOption, parseCli, schemaOption, textOption } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { loadEnv } from "@/lib/config/env";
@@ -27,62 +24,53 @@ import { createGeminiProvider } from "@/lib/llm/gemini";
 import { startMockGeminiServer, type MockGeminiServer } from "@/lib/llm/mock-gemini-server";
 import { canonicalJson } from "@/lib/util/canonical-json";
 
-const USAGE =
-  "usage: npm run build-benchmark -- --deveval-data FILE (--source-code DIR | --metadata-only) [--name N] [--seed S] [--split-size K] [--out FILE] [--json] [--strict]";
+export const cli = () =>
+  cliCommand(
+    "npm run build-benchmark --",
+    "Builds a benchmark (all subtasks, prompts, contracts, split) from DevEval metadata and its repositories, and stores it in the database (STUDIO_DB).",
+  )
+    .addOption(textOption("--deveval-data <file>", "DevEval's data.jsonl").makeOptionMandatory())
+    .addOption(textOption("--source-code <dir>", "DevEval's Source_Code folder (or --metadata-only)"))
+    .option("--metadata-only", "build without the repositories: no workspaces, no code checks")
+    .addOption(schemaOption("--name <id>", "the benchmark's id", BenchmarkIdSchema).default("deveval"))
+    .addOption(integerOption("--seed <n>", "seed of the evaluation split and of sampling", { min: 0 }).default(42))
+    .addOption(integerOption("--split-size <n>", "instances in the evaluation split", { min: 1 }).default(200))
+    .addOption(
+      integerOption("--delete-file-per-repo <n>", "delete-file instances per repository", { min: 0 }).default(10),
+    )
+    .addOption(
+      integerOption("--delete-irrelevant-per-repo <n>", "delete-irrelevant instances per repository", {
+        min: 0,
+      }).default(10),
+    )
+    .addOption(choiceOption("--paraphrase-provider <provider>", "ask a model for extra paraphrases", ["gemini"]))
+    .option("--paraphrase-mock", "the paraphrase model is a local scripted server (offline)")
+    .addOption(
+      integerOption("--paraphrase-candidates <n>", "paraphrases asked per subtask", { min: 1, max: 50 }).default(5),
+    )
+    .addOption(textOption("--paraphrase-model <model>", "the paraphrase model").default("gemini-2.5-flash"))
+    .addOption(textOption("--out <file>", "also write the instances as JSONL"))
+    .option("--json", "print the summary as JSON")
+    .option("--strict", "exit 1 when the sample corpus does not match the metadata");
 
-const ArgsSchema = z.object({
-  "deveval-data": z.string({ error: "is required" }).min(1),
-  "source-code": z.string().min(1).optional(),
-  "metadata-only": z.boolean().default(false),
-  name: BenchmarkIdSchema.default("deveval"),
-  seed: z.coerce.number().int().min(0).default(42),
-  "split-size": z.coerce.number().int().min(1).default(200),
-  "delete-file-per-repo": z.coerce.number().int().min(0).default(10),
-  "delete-irrelevant-per-repo": z.coerce.number().int().min(0).default(10),
-  "paraphrase-provider": z.enum(["gemini"]).optional(),
-  "paraphrase-mock": z.boolean().default(false),
-  "paraphrase-candidates": z.coerce.number().int().min(1).max(50).default(5),
-  "paraphrase-model": z.string().min(1).default("gemini-2.5-flash"),
-  out: z.string().optional(),
-  json: z.boolean().default(false),
-  strict: z.boolean().default(false),
-});
+type Args = ReturnType<ReturnType<typeof cli>["opts"]>;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    {
-      "deveval-data": { type: "string" },
-      "source-code": { type: "string" },
-      "metadata-only": { type: "boolean" },
-      name: { type: "string" },
-      seed: { type: "string" },
-      "split-size": { type: "string" },
-      "delete-file-per-repo": { type: "string" },
-      "delete-irrelevant-per-repo": { type: "string" },
-      "paraphrase-provider": { type: "string" },
-      "paraphrase-mock": { type: "boolean" },
-      "paraphrase-candidates": { type: "string" },
-      "paraphrase-model": { type: "string" },
-      out: { type: "string" },
-      json: { type: "boolean" },
-      strict: { type: "boolean" },
-    },
-    ArgsSchema,
-    USAGE,
-  );
-  if (!args["metadata-only"] && !args["source-code"]) {
-    throw new AppError("INVALID_INPUT", `give --source-code DIR (the Source_Code folder) or --metadata-only\n${USAGE}`);
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
+  if (!args.metadataOnly && !args.sourceCode) {
+    throw new AppError("INVALID_INPUT", "give --source-code DIR (the Source_Code folder) or --metadata-only");
   }
-  if (args["metadata-only"] && args["source-code"]) {
-    throw new AppError("INVALID_INPUT", `--metadata-only and --source-code exclude each other\n${USAGE}`);
+  if (args.metadataOnly && args.sourceCode) {
+    throw new AppError("INVALID_INPUT", "--metadata-only and --source-code exclude each other");
   }
-  if (args["paraphrase-mock"] && !args["paraphrase-provider"]) {
-    throw new AppError("INVALID_INPUT", `--paraphrase-mock goes with --paraphrase-provider gemini\n${USAGE}`);
+  if (args.paraphraseMock && !args.paraphraseProvider) {
+    throw new AppError("INVALID_INPUT", "--paraphrase-mock goes with --paraphrase-provider gemini");
   }
-  const dataFile = args["deveval-data"];
+  const dataFile = args.devevalData;
   if (!fs.existsSync(dataFile)) throw new AppError("INVALID_INPUT", `--deveval-data: no such file ${dataFile}`);
-  const sourceDir = args["source-code"] ?? null;
+  const sourceDir = args.sourceCode ?? null;
   if (sourceDir && !fs.statSync(sourceDir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new AppError("INVALID_INPUT", `--source-code: no such folder ${sourceDir}`);
   }
@@ -90,17 +78,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const samples = parseDevEvalJsonl(fs.readFileSync(dataFile, "utf8"), dataFile);
   const projects = new Set(samples.map((s) => s.project_path)).size;
   io.stderr.write(`${samples.length} samples in ${projects} repositories${sourceDir ? "" : " (metadata only)"}\n`);
-  const candidates = args["paraphrase-provider"] ? await paraphraseCandidates(args, io) : [];
+  const candidates = args.paraphraseProvider ? await paraphraseCandidates(args, io) : [];
   const extraParaphrases = Object.fromEntries(candidates.map((c) => [c.subtask, c.accepted]));
   const progress = createProgress("repositories", projects, io.stderr);
   const built = await buildBenchmark({
     benchmarkId: args.name,
     seed: args.seed,
-    splitSize: args["split-size"],
+    splitSize: args.splitSize,
     samples,
     sourceCodeDir: sourceDir,
-    deleteFilePerRepository: args["delete-file-per-repo"],
-    deleteIrrelevantPerRepository: args["delete-irrelevant-per-repo"],
+    deleteFilePerRepository: args.deleteFilePerRepo,
+    deleteIrrelevantPerRepository: args.deleteIrrelevantPerRepo,
     extraParaphrases,
     onProgress: () => progress.tick(),
   });
@@ -115,9 +103,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         devevalData: dataFile,
         sourceCode: sourceDir,
         metadataOnly: built.metadataOnly,
-        splitSize: args["split-size"],
-        deleteFilePerRepository: args["delete-file-per-repo"],
-        deleteIrrelevantPerRepository: args["delete-irrelevant-per-repo"],
+        splitSize: args.splitSize,
+        deleteFilePerRepository: args.deleteFilePerRepo,
+        deleteIrrelevantPerRepository: args.deleteIrrelevantPerRepo,
         samples: samples.length,
         dropped: built.dropped.map((d) => ({ namespace: d.sample.namespace, reason: d.reason })),
         mismatches: built.mismatches,
@@ -153,13 +141,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** Extra paraphrase candidates from Gemini (or the scripted mock), vetted like the committed ones. */
-async function paraphraseCandidates(args: z.infer<typeof ArgsSchema>, io: CliIo): Promise<CandidateReport[]> {
+async function paraphraseCandidates(args: Args, io: CliIo): Promise<CandidateReport[]> {
   const env = loadEnv(io.env);
   let server: MockGeminiServer | null = null;
   let apiKey = env.GEMINI_API_KEY;
   let baseUrl = env.GOOGLE_GEMINI_BASE_URL;
-  let model = args["paraphrase-model"];
-  if (args["paraphrase-mock"]) {
+  let model = args.paraphraseModel;
+  if (args.paraphraseMock) {
     apiKey = "mock-key";
     server = await startMockGeminiServer({ respond: scriptedParaphraseResponder, apiKey });
     baseUrl = server.url;
@@ -171,7 +159,7 @@ async function paraphraseCandidates(args: z.infer<typeof ArgsSchema>, io: CliIo)
     const reports = await generateParaphraseCandidates(
       createGeminiProvider({ apiKey, baseUrl }),
       model,
-      args["paraphrase-candidates"],
+      args.paraphraseCandidates,
     );
     for (const r of reports) {
       io.stderr.write(`paraphrases ${r.subtask}: ${r.accepted.length} accepted, ${r.rejected.length} rejected\n`);

@@ -1,6 +1,5 @@
 /**
- * npm run demo -- [--port P] [--per-subtask N] [--runs N] [--smoke]
- * The main job on the embedded default database (STUDIO_DB, default data/studio.db): prepare the
+ * npm run demo: the main job on the embedded default database (STUDIO_DB, default data/studio.db): prepare the
  * data, import it, build the dashboard and serve it on http://127.0.0.1:PORT.
  * --smoke serves, checks the pages answer with the imported data, then stops (used by CI).
  *
@@ -13,14 +12,13 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
 import { buildSampleBenchmark, SAMPLE_CORPUS_DIR } from "@/lib/benchmark/sample-benchmark";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
 import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
-import { parseCliArgs } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { serveUntilStopped, startServices, stopRequested, type ServiceSpec } from "@/lib/process/services";
@@ -30,12 +28,24 @@ import { main as runAgents } from "./run-agents";
 import { ensureSystemPackages } from "./setup";
 import { ensureAdmin } from "./users";
 
-const ArgsSchema = z.object({
-  port: z.coerce.number().int().min(1).max(65535).default(3000),
-  smoke: z.boolean().default(false),
-  runs: z.coerce.number().int().min(1).max(10_000).default(60),
-  "per-subtask": z.coerce.number().int().min(1).max(200).default(3),
-});
+export const cli = () =>
+  cliCommand(
+    "npm run demo --",
+    "Prepares the data, imports it, builds the dashboard and serves it on http://127.0.0.1:PORT (database STUDIO_DB, default data/studio.db).",
+  )
+    .addOption(integerOption("--port <port>", "port to serve on", { min: 1, max: 65535 }).default(3000))
+    .addOption(
+      integerOption("--per-subtask <n>", "instances per subtask each built-in agent runs", {
+        min: 1,
+        max: 200,
+      }).default(3),
+    )
+    .addOption(
+      integerOption("--runs <n>", "synthetic bundles imported as runs made elsewhere", { min: 1, max: 10_000 }).default(
+        60,
+      ),
+    )
+    .option("--smoke", "serve, check the pages answer with the imported data, then stop (CI)");
 
 const DEMO_DIR = "data/demo";
 
@@ -46,17 +56,9 @@ const SERVICE_GRACE_MS = 10_000;
 const DEMO_ADMIN_FILE = "data/demo-admin.txt";
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    {
-      port: { type: "string" },
-      smoke: { type: "boolean" },
-      runs: { type: "string" },
-      "per-subtask": { type: "string" },
-    },
-    ArgsSchema,
-    "usage: npm run demo -- [--port P] [--per-subtask N] [--runs N] [--smoke]",
-  );
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const dbFile = databasePathFromEnv(io.env);
 
@@ -89,10 +91,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   db.$client.close();
 
   say(
-    `[3/7] run agents: both built-in agents on ${args["per-subtask"]} instances per subtask, with a local scripted model`,
+    `[3/7] run agents: both built-in agents on ${args.perSubtask} instances per subtask, with a local scripted model`,
   );
   for (const agent of ["file-tools", "terminal-editor"]) {
-    const argv = ["--benchmark", "sample", "--agent", agent, "--mock", "--per-subtask", String(args["per-subtask"])];
+    const argv = ["--benchmark", "sample", "--agent", agent, "--mock", "--per-subtask", String(args.perSubtask)];
     const code = await runAgents(argv, io);
     if (code !== 0) throw new AppError("INTERNAL", `run-agents ${argv.join(" ")} failed with exit code ${code}`);
   }

@@ -1,39 +1,38 @@
 /**
- * npm run seed:scale -- [--runs N] [--seed S] [--db FILE] [--batch N]
- * Fills a database (default data/scale/studio.db, never the demo's) with N realistic synthetic runs
+ * npm run seed:scale: fills a database (default data/scale/studio.db, never the demo's) with N realistic synthetic runs
  * of the sample benchmark, judged by a rule judge and an LLM judge, to load-test the dashboard
  * (`npm run bench:dashboard`). Every run is stored with synthetic = true and badged in the UI.
  * Resumable: runs already there are skipped.
  */
 import { eq } from "drizzle-orm";
-import { z } from "zod";
 import { createDb } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
 import { insertScaleRuns, scaleInstances } from "@/db/queries/synthetic-runs";
 import * as t from "@/db/schema";
 import { buildSampleBenchmark } from "@/lib/benchmark/sample-benchmark";
-import { parseCliArgs } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { scaleRun } from "@/lib/dashboard/scale-runs";
 
-const USAGE = "usage: npm run seed:scale -- [--runs N] [--seed S] [--db FILE] [--batch N]";
 export const SCALE_DB = "data/scale/studio.db";
 
-const ArgsSchema = z.object({
-  runs: z.coerce.number().int().min(1).max(2_000_000).default(100_000),
-  seed: z.coerce.number().int().min(0).default(7),
-  db: z.string().min(1).default(SCALE_DB),
-  batch: z.coerce.number().int().min(1).max(10_000).default(500),
-});
+export const cli = () =>
+  cliCommand(
+    "npm run seed:scale --",
+    "Fills a separate database with realistic synthetic runs of the sample benchmark, judged twice, to load-test the dashboard. Resumable.",
+  )
+    .addOption(
+      integerOption("--runs <n>", "synthetic runs in the database", { min: 1, max: 2_000_000 }).default(100_000),
+    )
+    .addOption(integerOption("--seed <n>", "random seed of the generated runs", { min: 0 }).default(7))
+    .addOption(textOption("--db <file>", "the database to fill (never the demo's)").default(SCALE_DB))
+    .addOption(integerOption("--batch <n>", "runs inserted per transaction", { min: 1, max: 10_000 }).default(500));
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    { runs: { type: "string" }, seed: { type: "string" }, db: { type: "string" }, batch: { type: "string" } },
-    ArgsSchema,
-    USAGE,
-  );
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
   const db = createDb(args.db);
   try {
     if (!db.select({ id: t.benchmarks.id }).from(t.benchmarks).where(eq(t.benchmarks.id, "sample")).get()) {

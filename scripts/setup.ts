@@ -1,13 +1,11 @@
 /**
- * npm run setup -- [--for demo|test] [--check]
- * Checks the system packages the project needs (lib/setup/system-packages.ts) and installs the
+ * npm run setup: checks the system packages the project needs (lib/setup/system-packages.ts) and installs the
  * missing ones with apt-get when it runs as root or with passwordless sudo, saying what and why.
  * Otherwise, or with --check, it stops with one message naming the exact command to run.
  * The demo runs this first (--for demo); `npm test` runs it before any test (--for test).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { z } from "zod";
-import { parseCliArgs } from "@/lib/cli/args";
+import { choiceOption, cliCommand, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import {
@@ -18,12 +16,17 @@ import {
   type SystemPackage,
 } from "@/lib/setup/system-packages";
 
-const USAGE = "usage: npm run setup -- [--for demo|test] [--check]";
-
-const ArgsSchema = z.object({
-  for: z.enum(["demo", "test"]).default("test"),
-  check: z.boolean().default(false),
-});
+export const cli = () =>
+  cliCommand(
+    "npm run setup --",
+    "Checks the system packages the project needs and installs the missing ones with apt-get (as root or with passwordless sudo).",
+  )
+    .addOption(
+      choiceOption("--for <purpose>", "what the packages are for (test adds Chromium)", ["demo", "test"]).default(
+        "test",
+      ),
+    )
+    .option("--check", "only check: name the command that installs what is missing");
 
 /** apt-get exits 100 while another process holds the dpkg lock (unattended upgrades): retry. */
 const APT_ATTEMPTS = 6;
@@ -102,12 +105,9 @@ export async function ensureSystemPackages(
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    { for: { type: "string" }, check: { type: "boolean" } },
-    ArgsSchema,
-    USAGE,
-  );
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
   const installed = await ensureSystemPackages(args.for, io, { checkOnly: args.check });
   io.stderr.write(
     installed.length > 0

@@ -126,26 +126,31 @@ describe("npm run users", () => {
 
   it("names the flag of every bad argument (exit 2) and creates nothing", async () => {
     const cases: [string[], Record<string, string>, string | undefined, RegExp][] = [
-      [[], {}, undefined, /^error: no command given\nusage: /],
-      [["remove"], {}, undefined, /^error: unknown command remove\n/],
-      [["create", "--role", "admin", "--password-env", "PW"], { PW }, undefined, /^error: --username: is required\n/],
+      [[], {}, undefined, /^error: no command given \(one of create, set-password, unlock, list\); see --help\n$/],
+      [["remove"], {}, undefined, /^error: unknown command 'remove'; see --help\n$/],
+      [
+        ["create", "--role", "admin", "--password-env", "PW"],
+        { PW },
+        undefined,
+        /^error: required option '--username <name>' not specified; see --help\n$/,
+      ],
       [
         ["create", "--username", "ab", "--role", "admin", "--password-env", "PW"],
         { PW },
         undefined,
-        /^error: --username: at least 3 characters\n/,
+        /^error: --username: expected at least 3 characters, got "ab"\n$/,
       ],
       [
         ["create", "--username", "a b c", "--role", "admin", "--password-env", "PW"],
         { PW },
         undefined,
-        /^error: --username: only a-z/,
+        /^error: --username: expected only a-z/,
       ],
       [
         ["create", "--username", "abc", "--role", "root", "--password-env", "PW"],
         { PW },
         undefined,
-        /^error: --role: one of admin, annotator, viewer\n/,
+        /^error: --role: expected one of admin, annotator, viewer, got "root"\n$/,
       ],
       [
         ["create", "--username", "abc", "--role", "admin"],
@@ -181,14 +186,14 @@ describe("npm run users", () => {
         ["create", "--username", "abc", "--role", "admin", "--password-env", "1X"],
         {},
         undefined,
-        /^error: --password-env: the name of an environment variable\n/,
+        /^error: --password-env: expected the name of an environment variable, got "1X"\n$/,
       ],
-      [["list", "--username", "abc"], {}, undefined, /^error: Unknown option '--username'/],
+      [["list", "--username", "abc"], {}, undefined, /^error: unknown option '--username'; see --help\n$/],
       [
         ["create", "--username", "abc", "--role", "admin", "--password", "hunter2hunter2"],
         {},
         undefined,
-        /^error: Unknown option '--password'/,
+        /^error: unknown option '--password'; see --help\n$/,
       ],
     ];
     for (const [argv, env, stdin, expected] of cases) {

@@ -1,129 +1,137 @@
 /**
- * npm run users -- create --username U --role admin|annotator|viewer [--display-name N] (--password-env VAR | --password-stdin)
- * npm run users -- set-password --username U (--password-env VAR | --password-stdin)
- * npm run users -- unlock --username U
- * npm run users -- list [--json]
- * Accounts from a shell: the first admin, and a way back in for an admin who lost the password.
- * Passwords never go on the command line (shell history, `ps`): from an environment variable or stdin.
+ * npm run users: accounts from a shell: the first admin, and a way back in for an admin who lost
+ * the password. Passwords never go on the command line (shell history, `ps`): from an environment
+ * variable or stdin.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { createDb, databasePathFromEnv, type Db } from "@/db/client";
 import { countUsersWithRole, createUser, findUserForLogin, listUsers, setPassword } from "@/db/queries/users";
 import { hashPassword } from "@/lib/auth/password";
-import { DisplayNameSchema, PasswordSchema, RoleSchema, UsernameSchema } from "@/lib/auth/schema";
+import { DisplayNameSchema, PasswordSchema, ROLES, UsernameSchema } from "@/lib/auth/schema";
 import { requestUnlock, unlockRequestsPath } from "@/lib/auth/unlock-requests";
-import { parseCliArgs } from "@/lib/cli/args";
+import { choiceOption, cliCommand, dispatchCli, Option, schemaOption, textOption } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
-
-const USAGE = [
-  "usage: npm run users -- create --username U --role admin|annotator|viewer [--display-name N] (--password-env VAR | --password-stdin)",
-  "       npm run users -- set-password --username U (--password-env VAR | --password-stdin)",
-  "       npm run users -- unlock --username U",
-  "       npm run users -- list [--json]",
-].join("\n");
 
 /** The CLI's io plus stdin, for --password-stdin (tests pass a stream). */
 export type UsersIo = CliIo & { stdin?: NodeJS.ReadableStream };
 
-const PASSWORD_OPTIONS = { "password-env": { type: "string" }, "password-stdin": { type: "boolean" } } as const;
-const PasswordSourceSchema = {
-  "password-env": z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the name of an environment variable")
-    .optional(),
-  "password-stdin": z.boolean().default(false),
-};
+type Work = (io: UsersIo) => Promise<number>;
 
-const COMMANDS = {
-  create: {
-    options: {
-      username: { type: "string" },
-      role: { type: "string" },
-      "display-name": { type: "string" },
-      ...PASSWORD_OPTIONS,
-    },
-    schema: z.object({
-      username: UsernameSchema,
-      role: RoleSchema,
-      "display-name": DisplayNameSchema.optional(),
-      ...PasswordSourceSchema,
-    }),
-  },
-  "set-password": {
-    options: { username: { type: "string" }, ...PASSWORD_OPTIONS },
-    schema: z.object({ username: UsernameSchema, ...PasswordSourceSchema }),
-  },
-  unlock: { options: { username: { type: "string" } }, schema: z.object({ username: UsernameSchema }) },
-  list: { options: { json: { type: "boolean" } }, schema: z.object({ json: z.boolean().default(false) }) },
-} as const;
+const username = () =>
+  schemaOption("--username <name>", "the account's username", UsernameSchema).makeOptionMandatory();
+const passwordEnv = () =>
+  textOption("--password-env <var>", "read the password from this environment variable", {
+    pattern: /^[A-Za-z_][A-Za-z0-9_]*$/,
+    expected: "the name of an environment variable",
+  });
+const passwordStdin = () =>
+  new Option("--password-stdin", "read the password from stdin (one trailing newline dropped)");
 
-const ALL_OPTIONS = Object.assign({}, ...Object.values(COMMANDS).map((c) => c.options));
+/** The commands; each action hands back the work it chose, run by main once parsing succeeded. */
+export function cli(choose: (work: Work) => void = () => {}) {
+  const program = cliCommand("npm run users --", "Manages accounts from a shell (there is no sign-up).");
+  program
+    .command("create")
+    .description("create an account")
+    .addOption(username())
+    .addOption(choiceOption("--role <role>", "what the account may do", ROLES).makeOptionMandatory())
+    .addOption(schemaOption("--display-name <name>", "the name shown (default: the username)", DisplayNameSchema))
+    .addOption(passwordEnv())
+    .addOption(passwordStdin())
+    .action((options) => choose((io) => create(options, io)));
+  program
+    .command("set-password")
+    .description("set an account's password and end its sessions")
+    .addOption(username())
+    .addOption(passwordEnv())
+    .addOption(passwordStdin())
+    .action((options) => choose((io) => changePassword(options, io)));
+  program
+    .command("unlock")
+    .description("make the running server forget the account's failed sign-ins")
+    .addOption(username())
+    .action((options) => choose((io) => unlock(options.username, io)));
+  program
+    .command("list")
+    .description("list the accounts")
+    .option("--json", "print them as JSON")
+    .action((options) => choose((io) => list(options.json === true, io)));
+  return program;
+}
 
 export async function main(argv: string[], io: UsersIo): Promise<number> {
-  // First find the command (options of any command are accepted here), then check its own options.
-  const { positionals } = parseCliArgs(argv, ALL_OPTIONS, z.looseObject({}), USAGE);
-  const [command, ...extra] = positionals;
-  if (!command || !(command in COMMANDS))
-    throw new AppError("INVALID_INPUT", `${command ? `unknown command ${command}` : "no command given"}\n${USAGE}`);
-  if (extra.length > 0) throw new AppError("INVALID_INPUT", `unexpected argument ${extra[0]}\n${USAGE}`);
-  const say = (line: string) => io.stdout.write(`${line}\n`);
+  let work: Work | null = null;
+  const ran = await dispatchCli(
+    cli((chosen) => (work = chosen)),
+    argv,
+    io,
+  );
+  return ran && work ? (work as Work)(io) : 0;
+}
 
-  if (command === "list") {
-    const { values } = parseCliArgs(argv, COMMANDS.list.options, COMMANDS.list.schema, USAGE);
-    return withDb(io, (db) => {
-      const users = listUsers(db);
-      if (values.json) say(JSON.stringify(users));
-      else if (users.length === 0) say("no accounts yet: npm run users -- create --username U --role admin ...");
-      else for (const u of users) say(`${u.id}\t${u.username}\t${u.role}\t${u.displayName}\t${u.createdAt}`);
-      return 0;
-    });
-  }
+interface PasswordSource {
+  passwordEnv?: string;
+  passwordStdin?: true;
+}
 
-  if (command === "create") {
-    const { values } = parseCliArgs(argv, COMMANDS.create.options, COMMANDS.create.schema, USAGE);
-    const password = await readPassword(values, io);
-    const passwordHash = await hashPassword(password);
-    return withDb(io, (db) => {
-      const user = createUser(db, {
-        username: values.username,
-        displayName: values["display-name"] ?? values.username,
-        role: values.role,
-        passwordHash,
-      });
-      say(`created ${user.role} account ${user.username} (id ${user.id})`);
-      return 0;
-    });
-  }
+const say = (io: CliIo, line: string) => io.stdout.write(`${line}\n`);
 
-  if (command === "unlock") {
-    const { values } = parseCliArgs(argv, COMMANDS.unlock.options, COMMANDS.unlock.schema, USAGE);
-    const databasePath = databasePathFromEnv(io.env);
-    const file = unlockRequestsPath(databasePath);
-    if (file === null)
-      throw new AppError("INVALID_INPUT", "unlock: STUDIO_DB is an in-memory database, no server shares it");
-    return withDb(io, (db) => {
-      const user = findUserForLogin(db, values.username);
-      if (!user) throw new AppError("NOT_FOUND", `--username: no account ${values.username}`);
-      requestUnlock(file, user.username, Date.now());
-      say(
-        `unlock of ${user.username} requested: the running web server forgets its failed sign-ins at its next sign-in`,
-      );
-      return 0;
-    });
-  }
+async function list(json: boolean, io: UsersIo): Promise<number> {
+  return withDb(io, (db) => {
+    const users = listUsers(db);
+    if (json) say(io, JSON.stringify(users));
+    else if (users.length === 0) say(io, "no accounts yet: npm run users -- create --username U --role admin ...");
+    else for (const u of users) say(io, `${u.id}\t${u.username}\t${u.role}\t${u.displayName}\t${u.createdAt}`);
+    return 0;
+  });
+}
 
-  const { values } = parseCliArgs(argv, COMMANDS["set-password"].options, COMMANDS["set-password"].schema, USAGE);
-  const password = await readPassword(values, io);
+async function create(
+  options: PasswordSource & { username: string; role: (typeof ROLES)[number]; displayName?: string },
+  io: UsersIo,
+): Promise<number> {
+  const password = await readPassword(options, io);
   const passwordHash = await hashPassword(password);
   return withDb(io, (db) => {
-    const user = findUserForLogin(db, values.username);
-    if (!user) throw new AppError("NOT_FOUND", `--username: no account ${values.username}`);
+    const user = createUser(db, {
+      username: options.username,
+      displayName: options.displayName ?? options.username,
+      role: options.role,
+      passwordHash,
+    });
+    say(io, `created ${user.role} account ${user.username} (id ${user.id})`);
+    return 0;
+  });
+}
+
+async function unlock(name: string, io: UsersIo): Promise<number> {
+  const databasePath = databasePathFromEnv(io.env);
+  const file = unlockRequestsPath(databasePath);
+  if (file === null)
+    throw new AppError("INVALID_INPUT", "unlock: STUDIO_DB is an in-memory database, no server shares it");
+  return withDb(io, (db) => {
+    const user = findUserForLogin(db, name);
+    if (!user) throw new AppError("NOT_FOUND", `--username: no account ${name}`);
+    requestUnlock(file, user.username, Date.now());
+    say(
+      io,
+      `unlock of ${user.username} requested: the running web server forgets its failed sign-ins at its next sign-in`,
+    );
+    return 0;
+  });
+}
+
+async function changePassword(options: PasswordSource & { username: string }, io: UsersIo): Promise<number> {
+  const password = await readPassword(options, io);
+  const passwordHash = await hashPassword(password);
+  return withDb(io, (db) => {
+    const user = findUserForLogin(db, options.username);
+    if (!user) throw new AppError("NOT_FOUND", `--username: no account ${options.username}`);
     const { endedSessions } = setPassword(db, user.id, passwordHash);
-    say(`password of ${user.username} set; ${endedSessions} session(s) ended`);
+    say(io, `password of ${user.username} set; ${endedSessions} session(s) ended`);
     return 0;
   });
 }
@@ -137,13 +145,10 @@ function withDb(io: CliIo, work: (db: Db) => number): number {
   }
 }
 
-async function readPassword(
-  source: { "password-env"?: string; "password-stdin": boolean },
-  io: UsersIo,
-): Promise<string> {
-  const env = source["password-env"];
-  if ((env === undefined) === !source["password-stdin"])
-    throw new AppError("INVALID_INPUT", `--password-env or --password-stdin: give exactly one\n${USAGE}`);
+async function readPassword(source: PasswordSource, io: UsersIo): Promise<string> {
+  const env = source.passwordEnv;
+  if ((env === undefined) === !source.passwordStdin)
+    throw new AppError("INVALID_INPUT", "--password-env or --password-stdin: give exactly one");
   const flag = env !== undefined ? "--password-env" : "--password-stdin";
   let password: string;
   if (env !== undefined) {

@@ -1,6 +1,5 @@
 /**
- * npm run worker -- [--once] [--poll-ms N] [--lease-ms N] [--heartbeat-ms N] [--grace-ms N]
- * Executes jobs queued from the web app, oldest first, each as its own CLI process (the same
+ * npm run worker: executes jobs queued from the web app, oldest first, each as its own CLI process (the same
  * command a person would type), streaming its output into the job's log and progress. Started by
  * the demo next to the dashboard.
  *
@@ -13,7 +12,6 @@
  * with that reason.
  */
 import { hostname } from "node:os";
-import { z } from "zod";
 import { createDb, databasePathFromEnv, type Db } from "@/db/client";
 import {
   claimNextJob,
@@ -24,7 +22,7 @@ import {
   sweepLostJobs,
   type JobRow,
 } from "@/db/queries/jobs";
-import { parseCliArgs } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { DEFAULT_LEASE, workerIdentity, type WorkerIdentity } from "@/lib/jobs/lease";
@@ -32,16 +30,39 @@ import { commandOf, JobParamsSchema, progressOf } from "@/lib/jobs/schema";
 import { spawnGuarded, type Exit } from "@/lib/process/guarded";
 import { onParentExit, onStopSignals } from "@/lib/process/signals";
 
-const USAGE = "usage: npm run worker -- [--once] [--poll-ms N] [--lease-ms N] [--heartbeat-ms N] [--grace-ms N]";
-
-const ArgsSchema = z.object({
-  once: z.boolean().default(false),
-  "poll-ms": z.coerce.number().int().min(50).max(60_000).default(1000),
-  "lease-ms": z.coerce.number().int().min(200).max(600_000).default(DEFAULT_LEASE.leaseMs),
-  "heartbeat-ms": z.coerce.number().int().min(50).max(300_000).default(DEFAULT_LEASE.heartbeatMs),
-  /** 3 s: run-agents drops its runs in progress and exits in well under a second on SIGTERM. */
-  "grace-ms": z.coerce.number().int().min(0).max(60_000).default(3000),
-});
+export const cli = () =>
+  cliCommand(
+    "npm run worker --",
+    "Executes the jobs queued from the web app, oldest first, each as its own CLI process.",
+  )
+    .option("--once", "take at most one job, then exit")
+    .addOption(
+      integerOption("--poll-ms <ms>", "how often to look for a job and for a cancel", { min: 50, max: 60_000 }).default(
+        1000,
+      ),
+    )
+    .addOption(
+      integerOption(
+        "--lease-ms <ms>",
+        "a running job is another worker's to fail after this long without a heartbeat",
+        {
+          min: 200,
+          max: 600_000,
+        },
+      ).default(DEFAULT_LEASE.leaseMs),
+    )
+    .addOption(
+      integerOption("--heartbeat-ms <ms>", "how often the lease is renewed (at most half of --lease-ms)", {
+        min: 50,
+        max: 300_000,
+      }).default(DEFAULT_LEASE.heartbeatMs),
+    )
+    .addOption(
+      // 3 s: run-agents drops its runs in progress and exits in well under a second on SIGTERM.
+      integerOption("--grace-ms <ms>", "between SIGTERM and SIGKILL of a stopped job", { min: 0, max: 60_000 }).default(
+        3000,
+      ),
+    );
 
 export interface WorkerTiming {
   pollMs: number;
@@ -169,26 +190,11 @@ const abortableSleep = (ms: number, signal: AbortSignal) =>
   });
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    {
-      once: { type: "boolean" },
-      "poll-ms": { type: "string" },
-      "lease-ms": { type: "string" },
-      "heartbeat-ms": { type: "string" },
-      "grace-ms": { type: "string" },
-    },
-    ArgsSchema,
-    USAGE,
-  );
-  if (args["heartbeat-ms"] * 2 > args["lease-ms"])
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const { once, ...timing }: { once?: true } & WorkerTiming = parsed.options;
+  if (timing.heartbeatMs * 2 > timing.leaseMs)
     throw new AppError("INVALID_INPUT", "--heartbeat-ms must be at most half of --lease-ms (one late beat is no loss)");
-  const timing: WorkerTiming = {
-    pollMs: args["poll-ms"],
-    leaseMs: args["lease-ms"],
-    heartbeatMs: args["heartbeat-ms"],
-    graceMs: args["grace-ms"],
-  };
   const db = createDb(databasePathFromEnv(io.env));
   const stop = new AbortController();
   const removeHandlers = onStopSignals((signal) => stop.abort(signal));
@@ -210,7 +216,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         const status = await executeJob(db, job, context);
         io.stdout.write(`job ${job.id} ${status}\n`);
       }
-      if (args.once) break;
+      if (once) break;
       if (!job) await abortableSleep(timing.pollMs, stop.signal);
     }
     if (stop.signal.aborted) io.stdout.write(`worker ${process.pid}: stopped (${String(stop.signal.reason)})\n`);

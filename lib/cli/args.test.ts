@@ -60,6 +60,8 @@ describe("parseCli", () => {
   it("refuses an unknown flag with commander's suggestion, a missing value and a missing required option", async () => {
     expect(await failure(["--name", "x", "--jsn"])).toBe("unknown option '--jsn' (did you mean --json?); see --help");
     expect(await failure(["--name", "x", "--frobnicate"])).toBe("unknown option '--frobnicate'; see --help");
+    // A typo of a required flag is named as the unknown flag, not as the required one missing.
+    expect(await failure(["--nme", "x"])).toBe("unknown option '--nme' (did you mean --name?); see --help");
     expect(await failure(["--name"])).toMatch(/^option '--name <name>' argument missing; see --help$/);
     expect(await failure([])).toBe("required option '--name <name>' not specified; see --help");
   });
@@ -99,7 +101,7 @@ describe("dispatchCli", () => {
 
   it("refuses no command and an unknown command", async () => {
     const none = await dispatchCli(program([]), [], io().io).catch((e: unknown) => e);
-    expect((none as AppError).message).toBe("no command given; see --help");
+    expect((none as AppError).message).toBe("no command given (one of greet); see --help");
     const unknown = await dispatchCli(program([]), ["greeet"], io().io).catch((e: unknown) => e);
     expect((unknown as AppError).message).toBe("unknown command 'greeet' (did you mean greet?); see --help");
     const bad = await dispatchCli(program([]), ["greet", "--times", "x"], io().io).catch((e: unknown) => e);

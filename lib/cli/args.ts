@@ -112,10 +112,29 @@ function usageError(error: CommanderError): AppError {
 function configure(command: CommandUnknownOpts, io: CliIo): void {
   command.exitOverride().configureOutput({
     writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-    outputError: () => {}, // thrown as an AppError instead, printed once by runMain
+    // Errors are thrown as an AppError instead, printed once by runMain; the only other text
+    // commander writes there is the whole help after a missing subcommand, which the error replaces.
+    writeErr: () => {},
+    outputError: () => {},
   });
   for (const sub of command.commands) configure(sub, io);
+}
+
+const HELP_FLAGS = new Set(["-h", "--help"]);
+
+/**
+ * Commander reports a missing required option before an unknown one, so a typo of a required
+ * flag (`--orignal`) would read "required option '--original' not specified". When the command
+ * that will run was given an unknown flag, its options stop being required for this parse, and
+ * commander refuses the flag itself, with its suggestion. Commands are built per parse.
+ */
+function unknownFlagFirst(command: CommandUnknownOpts, argv: readonly string[]): void {
+  const { operands, unknown } = command.parseOptions([...argv]);
+  const sub = operands[0] === undefined ? undefined : command.commands.find((c) => c.name() === operands[0]);
+  if (sub) return unknownFlagFirst(sub, [...operands.slice(1), ...unknown]);
+  if (unknown.some((arg) => HELP_FLAGS.has(arg))) return;
+  if (unknown.some((arg) => arg.startsWith("-") && arg.length > 1))
+    for (const option of command.options) option.mandatory = false;
 }
 
 const HELP_SHOWN = new Set(["commander.helpDisplayed", "commander.version"]);
@@ -124,16 +143,24 @@ const HELP_SHOWN = new Set(["commander.helpDisplayed", "commander.version"]);
  * Runs commander and translates how it ends: `true` when --help was shown (exit 0, on stdout),
  * an AppError for bad usage, anything else rethrown.
  */
-async function settle(command: CommandUnknownOpts, io: CliIo, parse: () => unknown): Promise<boolean> {
+async function settle(
+  command: CommandUnknownOpts,
+  argv: readonly string[],
+  io: CliIo,
+  parse: () => unknown,
+): Promise<boolean> {
   configure(command, io);
   try {
+    unknownFlagFirst(command, argv);
     await parse();
     return false;
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (HELP_SHOWN.has(error.code)) return true;
-    // A command of subcommands called without one: commander has printed the help to stderr.
-    if (error.code === "commander.help") throw new AppError("INVALID_INPUT", "no command given; see --help");
+    if (error.code === "commander.help") {
+      const names = command.commands.map((sub) => sub.name()).join(", ");
+      throw new AppError("INVALID_INPUT", `no command given (one of ${names}); see --help`);
+    }
     throw usageError(error);
   }
 }
@@ -147,7 +174,7 @@ export async function parseCli<A extends unknown[], O extends OptionValues>(
   argv: readonly string[],
   io: CliIo,
 ): Promise<{ options: O; args: A } | null> {
-  const helped = await settle(command as unknown as CommandUnknownOpts, io, () =>
+  const helped = await settle(command as unknown as CommandUnknownOpts, argv, io, () =>
     command.parse(argv, { from: "user" }),
   );
   return helped ? null : { options: command.opts(), args: command.processedArgs };
@@ -155,7 +182,7 @@ export async function parseCli<A extends unknown[], O extends OptionValues>(
 
 /** For a command of subcommands with (async) actions: false when only --help was shown. */
 export async function dispatchCli(command: CommandUnknownOpts, argv: readonly string[], io: CliIo): Promise<boolean> {
-  return !(await settle(command, io, () => command.parseAsync(argv, { from: "user" })));
+  return !(await settle(command, argv, io, () => command.parseAsync(argv, { from: "user" })));
 }
 
 /** The node:util parser the CLIs still on it use until they are declared with commander. */

@@ -1,0 +1,123 @@
+/**
+ * Every CLI in scripts/ against its one declaration of options: --help (exit 0, on stdout) lists
+ * each option it accepts, an unknown flag is refused (exit 2) before any work, a bad number is
+ * named with the form it should have.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import { afterAll, describe, expect, it } from "vitest";
+import { captureIo } from "@/lib/cli/cli-io.fixture";
+import { exitCodeOf, type CliIo } from "@/lib/cli/run-cli";
+import { AppError } from "@/lib/errors/app-error";
+import * as analyze from "./analyze";
+import * as benchDashboard from "./bench-dashboard";
+import * as benchHostileImport from "./bench-hostile-import";
+import * as benchIngest from "./bench-ingest";
+import * as benchRunner from "./bench-runner";
+import * as buildBenchmark from "./build-benchmark";
+import * as demo from "./demo";
+import * as ingest from "./ingest";
+import * as migrate from "./migrate";
+import * as seedScale from "./seed-scale";
+import * as setup from "./setup";
+import * as users from "./users";
+import * as worker from "./worker";
+
+interface Cli {
+  main: (argv: string[], io: CliIo) => Promise<number>;
+  cli: () => CommandUnknownOpts;
+}
+
+/** Each CLI, with a number option and the form its message names (null: it takes no number). */
+const CLIS: [string, Cli, [string, string] | null][] = [
+  ["analyze", analyze, null],
+  ["bench-dashboard", benchDashboard, ["--iterations", "an integer from 5 to 10000"]],
+  ["bench-hostile-import", benchHostileImport, ["--port", "an integer from 1024 to 65535"]],
+  ["bench-ingest", benchIngest, ["--count", "an integer from 1 to 100000"]],
+  ["bench-runner", benchRunner, ["--files", "an integer from 1 to 200000"]],
+  ["build-benchmark", buildBenchmark, ["--split-size", "a positive integer"]],
+  ["demo", demo, ["--port", "an integer from 1 to 65535"]],
+  ["ingest", ingest, ["--concurrency", "an integer from 1 to 64"]],
+  ["migrate", migrate, null],
+  ["seed-scale", seedScale, ["--runs", "an integer from 1 to 2000000"]],
+  ["setup", setup, null],
+  ["users", users, null],
+  ["worker", worker, ["--poll-ms", "an integer from 50 to 60000"]],
+];
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "cli-options-"));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+let counter = 0;
+function freshIo() {
+  const dbPath = path.join(root, `case-${++counter}`, "studio.db");
+  return { ...captureIo({ NODE_ENV: "test", STUDIO_DB: dbPath }), dbPath };
+}
+
+/** main() as runMain runs it: an AppError becomes its exit code and message. */
+async function run(cli: Cli, argv: string[]) {
+  const io = freshIo();
+  let code: number;
+  let message = "";
+  try {
+    code = await cli.main(argv, io.io);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    code = exitCodeOf(error);
+    message = error.message;
+  }
+  return { code, message, out: io.out(), err: io.err(), dbCreated: fs.existsSync(path.dirname(io.dbPath)) };
+}
+
+/** The command and, for `users`, each subcommand, with the argv prefix that reaches it. */
+const commandsOf = (cli: Cli): [string[], CommandUnknownOpts][] => {
+  const top = cli.cli();
+  return [[[], top], ...top.commands.map((sub): [string[], CommandUnknownOpts] => [[sub.name()], sub])];
+};
+
+it("covers every CLI in scripts/", () => {
+  const entryPoints = fs
+    .readdirSync("scripts")
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .filter((f) => fs.readFileSync(path.join("scripts", f), "utf8").includes("isEntryPoint(import.meta.url)"))
+    .map((f) => f.replace(/\.ts$/, ""))
+    .filter((name) => !["bench-evaluate", "evaluate", "run-agents"].includes(name)); // converted next
+  expect(CLIS.map(([name]) => name).sort()).toEqual(entryPoints.sort());
+});
+
+describe.each(CLIS)("%s", (_name, cli, numberOption) => {
+  it("answers --help on stdout with exit 0, listing every option it accepts, each described", async () => {
+    for (const [prefix, command] of commandsOf(cli)) {
+      const help = await run(cli, [...prefix, "--help"]);
+      expect(help.code, prefix.join(" ")).toBe(0);
+      expect(help.err).toBe("");
+      expect(help.out).toMatch(/^Usage: /);
+      expect(help.dbCreated).toBe(false);
+      for (const option of command.options) {
+        expect(help.out).toContain(option.flags);
+        expect(option.description.length, option.flags).toBeGreaterThan(0);
+      }
+      for (const sub of command.commands) expect(help.out).toContain(sub.name());
+    }
+  });
+
+  it("refuses an unknown flag with exit 2, before any work", async () => {
+    for (const [prefix] of commandsOf(cli)) {
+      const refused = await run(cli, [...prefix, "--no-such-flag"]);
+      expect(refused.code, prefix.join(" ")).toBe(2);
+      expect(refused.message).toBe("unknown option '--no-such-flag'; see --help");
+      expect(refused.out).toBe("");
+      expect(refused.dbCreated).toBe(false);
+    }
+  });
+
+  it.runIf(numberOption)("names a bad number and the form it should have", async () => {
+    const [flag, expected] = numberOption!;
+    const refused = await run(cli, [flag, "abc"]);
+    expect(refused.code).toBe(2);
+    expect(refused.message).toBe(`${flag}: expected ${expected}, got "abc"`);
+    expect(refused.dbCreated).toBe(false);
+  });
+});
