@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
+import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { queryAll } from "./db";
 import { externalRequests, screenshot } from "./artifacts";
 import { signIn } from "./auth";
@@ -101,7 +102,7 @@ test("overview -> compare -> runs (filter, sort, page, search) -> run detail, al
   await expect(page).toHaveURL(new RegExp(`a=${values[plain]}`));
   await page.getByTestId("filter-b").selectOption(values[kit]!);
   await expect(page).toHaveURL(new RegExp(`b=${values[kit]}`));
-  await expect(page.getByTestId("compare-row")).toHaveCount(11);
+  await expect(page.getByTestId("compare-row")).toHaveCount(METRIC_IDS.length);
   await expect(page.getByTestId("compare-p").first()).toHaveText(/^(< 0\.001|\d\.\d{3}|–)$/);
   await screenshot(page, testInfo, "compare");
   const differing = page.getByTestId("differing-row");

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { queryAll } from "./db";
 import { externalRequests, screenshot } from "./artifacts";
 import { signIn } from "./auth";
@@ -32,12 +33,12 @@ test("a run's page shows every metric's verdict, and a step citation scrolls the
   );
   expect(run).toBeDefined();
   const verdicts = queryAll<{ metric: string }>("SELECT metric FROM verdicts WHERE run_id = ?", run!.run_id);
-  expect(verdicts).toHaveLength(11);
+  expect(verdicts).toHaveLength(METRIC_IDS.length);
 
   await page.goto(runUrl(run!.run_id));
   await expect(page.getByTestId("run-id")).toHaveText(run!.run_id);
   await expect(page.getByRole("link", { name: "Runs" }).first()).toBeVisible();
-  await expect(page.getByTestId("verdict-row")).toHaveCount(11);
+  await expect(page.getByTestId("verdict-row")).toHaveCount(METRIC_IDS.length);
   const row = page.locator('[data-testid="verdict-row"][data-metric="file_read"]');
   await expect(row).toContainText("violated");
 
