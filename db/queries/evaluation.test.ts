@@ -55,7 +55,7 @@ describe("evaluation queries", () => {
       metric: string;
       value: string;
     }[];
-    expect(rows).toHaveLength(11);
+    expect(rows).toHaveLength(METRIC_IDS.length);
     expect(rows.find((r) => r.metric === "syntax")?.value).toBe("violated");
   });
 });
