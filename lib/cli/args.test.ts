@@ -40,6 +40,7 @@ describe("parseCli", () => {
     for (const flag of ["--limit <n>", "--port <n>", "--mode <mode>", "--name <name>", "--id <id>", "--json", "--help"])
       expect(help).toContain(flag);
     expect(help).toContain("(default: 3190)");
+    expect(help).toMatch(/--name <name> +a name \(required\)/);
     expect(help).toContain('(choices: "fast", "slow", default: "fast")');
     expect(run.err()).toBe("");
   });

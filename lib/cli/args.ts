@@ -6,6 +6,7 @@
 import {
   Command,
   CommanderError,
+  Help,
   Option,
   type CommandUnknownOpts,
   type OptionValues,
@@ -20,7 +21,16 @@ export { Command, Option };
 
 /** A CLI named as it is typed (`npm run ingest --`), with the one line --help says it does. */
 export function cliCommand(usageName: string, description: string): Command {
-  return new Command(usageName).description(description).helpOption("-h, --help", "show this help and exit");
+  return new Command(usageName)
+    .description(description)
+    .helpOption("-h, --help", "show this help and exit")
+    .configureHelp({
+      // Commander's help does not say which options are required (subcommands inherit this).
+      optionDescription(option) {
+        const text = Help.prototype.optionDescription.call(this, option);
+        return option.mandatory ? `${text} (required)` : text;
+      },
+    });
 }
 
 /** The one form of a bad value: `--limit: expected a positive integer, got "abc"`. */
