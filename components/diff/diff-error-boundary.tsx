@@ -1,5 +1,6 @@
 "use client";
 import { Component, type ReactNode } from "react";
+import styles from "./diff.module.css";
 
 /** If the editor fails to load (a chunk error, a worker refused), the diff's texts are still there. */
 export class DiffErrorBoundary extends Component<
@@ -19,7 +20,7 @@ export class DiffErrorBoundary extends Component<
   override render(): ReactNode {
     if (!this.state.failed) return this.props.children;
     return (
-      <div className="diff-note diff-note-error" role="alert" data-testid="diff-error">
+      <div className={`${styles.note} ${styles.noteError}`} role="alert" data-testid="diff-error">
         <p>The diff editor could not be loaded. The two versions as plain text:</p>
         <details>
           <summary>before</summary>

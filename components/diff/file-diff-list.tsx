@@ -15,6 +15,7 @@ import { useRunAnchor } from "../trajectory/run-navigation";
 import { DiffView } from "./diff-view";
 import type { RevealRequest } from "./monaco-diff";
 import { useNearViewport } from "./use-near-viewport";
+import styles from "./diff.module.css";
 
 const bytes = (n: number | null) => (n === null ? "–" : n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
@@ -52,7 +53,7 @@ function useDeferredContent(runId: string, file: ChangedFile, wanted: boolean): 
 
 function Note({ children }: { children: React.ReactNode }) {
   return (
-    <div className="diff-note" data-testid="diff-note">
+    <div className={styles.note} data-testid="diff-note">
       {children}
     </div>
   );
@@ -114,14 +115,14 @@ function FileDiffCard({ runId, file, reveal }: { runId: string; file: ChangedFil
     <section
       ref={ref}
       id={anchorId(anchor)}
-      className={`file-diff${reveal ? " file-diff-target" : ""}`}
+      className={reveal ? `${styles.fileDiff} ${styles.target}` : styles.fileDiff}
       data-testid="file-diff"
       data-path={file.path}
       aria-label={`${file.kind} ${file.path}`}
     >
-      <header className="file-diff-head">
+      <header className={styles.head}>
         <span className={`change change-${file.kind}`}>{file.kind}</span>
-        <code className="file-diff-path">{file.path}</code>
+        <code className={styles.path}>{file.path}</code>
         <span className="muted">
           {bytes(file.beforeSize)} → {bytes(file.afterSize)}
         </span>
@@ -134,7 +135,7 @@ function FileDiffCard({ runId, file, reveal }: { runId: string; file: ChangedFil
       ) : deferred.state === "done" ? (
         <DiffBody content={deferred.content} file={file} reveal={reveal} />
       ) : deferred.state === "failed" ? (
-        <div className="diff-note diff-note-error" role="alert">
+        <div className={`${styles.note} ${styles.noteError}`} role="alert">
           Could not load this diff: {deferred.message}.{" "}
           <button type="button" className="link-button" onClick={retry}>
             Try again
@@ -194,7 +195,7 @@ export function FileDiffList({ runId, changes }: { runId: string; changes: Chang
     );
   }
   return (
-    <div ref={listRef} className="file-diffs" data-testid="changed-files">
+    <div ref={listRef} className={styles.fileDiffs} data-testid="changed-files">
       {notice ? (
         <p className="notice" role="status">
           {notice}

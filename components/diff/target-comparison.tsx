@@ -1,5 +1,6 @@
 import type { TargetComparison } from "@/lib/runs/target-function";
 import { DiffView } from "./diff-view";
+import styles from "./diff.module.css";
 
 const SOURCE: Record<TargetComparison["source"], string> = {
   answer: "the agent's final answer",
@@ -17,10 +18,10 @@ export function TargetComparisonView({ target }: { target: TargetComparison }) {
       </p>
       {target.agent === null ? (
         <>
-          <div className="diff-note" data-testid="target-problem">
+          <div className={styles.note} data-testid="target-problem">
             No version of the agent to compare: {target.problem ?? "unknown reason"}. The ground truth:
           </div>
-          <pre className="code-block">{target.groundTruth}</pre>
+          <pre className={styles.codeBlock}>{target.groundTruth}</pre>
         </>
       ) : (
         <DiffView

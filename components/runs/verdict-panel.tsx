@@ -2,6 +2,7 @@ import { METRICS } from "@/lib/metrics/catalog";
 import type { Citation } from "@/lib/judge/schema";
 import type { RunVerdict } from "@/lib/runs/types";
 import { AnchorLink } from "@/components/trajectory/anchor-link";
+import styles from "./verdict-panel.module.css";
 
 const LABEL: Record<string, string> = {
   violated: "violated",
@@ -16,7 +17,7 @@ const SHOWN_CITATIONS = 8;
 function CitationLink({ citation, changedPaths }: { citation: Citation; changedPaths: ReadonlySet<string> }) {
   if ("stepId" in citation) {
     return (
-      <AnchorLink anchor={{ kind: "step", stepId: citation.stepId }} className="citation" testId="citation-step">
+      <AnchorLink anchor={{ kind: "step", stepId: citation.stepId }} className={styles.citation} testId="citation-step">
         step {citation.stepId}
       </AnchorLink>
     );
@@ -24,7 +25,7 @@ function CitationLink({ citation, changedPaths }: { citation: Citation; changedP
   const label = citation.hunk === undefined ? citation.path : `${citation.path} · hunk ${citation.hunk + 1}`;
   if (!changedPaths.has(citation.path)) {
     return (
-      <span className="citation citation-dead" title="the run did not change this file: no diff to show">
+      <span className={`${styles.citation} ${styles.dead}`} title="the run did not change this file: no diff to show">
         {label}
       </span>
     );
@@ -32,7 +33,7 @@ function CitationLink({ citation, changedPaths }: { citation: Citation; changedP
   return (
     <AnchorLink
       anchor={{ kind: "file", path: citation.path, hunk: citation.hunk ?? null }}
-      className="citation"
+      className={styles.citation}
       testId="citation-file"
     >
       {label}
@@ -46,13 +47,13 @@ function Citations({ citations, changedPaths }: { citations: Citation[]; changed
   const head = citations.slice(0, SHOWN_CITATIONS);
   const rest = citations.slice(SHOWN_CITATIONS);
   return (
-    <div className="citations">
+    <div className={styles.citations}>
       <span className="muted">cites</span>
       {head.map((c) => (
         <CitationLink key={key(c)} citation={c} changedPaths={changedPaths} />
       ))}
       {rest.length > 0 ? (
-        <details className="citations-more">
+        <details className={styles.more}>
           <summary>{rest.length} more</summary>
           {rest.map((c) => (
             <CitationLink key={key(c)} citation={c} changedPaths={changedPaths} />
@@ -95,7 +96,7 @@ export function VerdictPanel({ verdicts, changedPaths }: { verdicts: RunVerdict[
           .join(" · ")}
       </p>
       <div className="table-wrap">
-        <table className="grid verdicts" data-testid="verdict-panel">
+        <table className={`grid ${styles.verdicts}`} data-testid="verdict-panel">
           <thead>
             <tr>
               <th scope="col">Metric</th>
@@ -110,7 +111,8 @@ export function VerdictPanel({ verdicts, changedPaths }: { verdicts: RunVerdict[
                 key={`${v.metric}-${v.judgeName}-${v.judgeModel}-${v.promptVersion}`}
                 data-testid="verdict-row"
                 data-metric={v.metric}
-                className={`verdict-row-${v.value}`}
+                // `verdict-row-<value>` stays a plain class too: the e2e specs find violated rows by it.
+                className={`verdict-row-${v.value}${v.value === "violated" ? ` ${styles.rowViolated}` : ""}`}
               >
                 <th scope="row" title={help}>
                   {label}
@@ -120,7 +122,7 @@ export function VerdictPanel({ verdicts, changedPaths }: { verdicts: RunVerdict[
                   {v.judgeModel ? <span className="muted"> {v.judgeModel}</span> : null}
                 </td>
                 <td>
-                  <span className={`verdict verdict-${v.value}`}>{LABEL[v.value] ?? v.value}</span>
+                  <span className={`${styles.verdict} ${styles[v.value] ?? ""}`}>{LABEL[v.value] ?? v.value}</span>
                 </td>
                 <td className="wrap">
                   {v.rationale}
