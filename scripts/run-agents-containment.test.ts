@@ -11,17 +11,21 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/db/client";
-import { getInstance, materializeInstance } from "@/db/queries/benchmarks";
+import { getInstance } from "@/db/queries/benchmarks";
+import { instanceWorkspaceSource } from "@/db/queries/instance-workspace";
 import { startMockModelServer, scriptFromTurns, type MockModelServer } from "@/lib/agents/mock-server";
 import { createChatProvider } from "@/lib/agents/providers";
 import type { ScriptedTurn } from "@/lib/agents/mock-server";
 import type { AgentConfig } from "@/lib/bundle/schema";
 import { bubblewrapAvailable } from "@/lib/runner/sandbox";
 import { runInstance } from "@/lib/runner/run-instance";
+import { createWorkspaceCache } from "@/lib/runner/workspace-cache";
 import { saveSampleBenchmark } from "./test-support";
 
 const SOURCE = path.resolve("data/sample-corpus/Source_Code");
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "containment-"));
+/** Workspaces come as run-agents makes them: from the cache, which the agent cannot see. */
+const workspaces = createWorkspaceCache(path.join(work, "cache"));
 let db: Db;
 let server: MockModelServer;
 let turns: ScriptedTurn[] = [];
@@ -82,11 +86,11 @@ async function runScripted(name: string, script: ScriptedTurn[], limits: AgentCo
       options: {},
     },
     runDir: path.join(work, "runs", name),
-    materialize: async (dir) => void (await materializeInstance(db, instanceId, dir)),
+    materialize: (dir) => workspaces.materialize(instanceWorkspaceSource(db, instanceId), dir),
     provider,
     scripted: true,
     commandTimeoutMs: 2_000,
-    hide: [path.resolve(".")],
+    hide: [path.resolve("."), workspaces.root],
   });
 }
 

@@ -51,7 +51,7 @@ import { agentSpecOf, programOf } from "./run-agents-agent";
 import { scriptToolSetOf, startScriptedModel, type ScriptedModel } from "./run-agents-mock";
 import { discardRun, storeRun } from "./run-agents-record";
 import { createRunStopper } from "./run-agents-stop";
-import { instanceWorkspaceSource } from "./run-agents-workspace";
+import { instanceWorkspaceSource } from "@/db/queries/instance-workspace";
 
 const USAGE =
   "usage: npm run run-agents -- --benchmark B --agent file-tools|terminal-editor|claude-code|codex|gemini-cli|FILE.json [--provider gemini|openai|anthropic] [--model M] [--mock] [--split eval|all] [--subtask S] [--limit N] [--per-subtask N] [--concurrency K] [--max-steps N] [--wall-time SECONDS] [--keep-workspaces] [--cache-dir DIR]";

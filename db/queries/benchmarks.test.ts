@@ -9,7 +9,9 @@ import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { createDb } from "../client";
 import { importParsedBundle } from "./run-import";
-import { getBenchmarkSummary, getInstance, listInstances, materializeInstance, saveBenchmark } from "./benchmarks";
+import { createWorkspaceCache } from "@/lib/runner/workspace-cache";
+import { getBenchmarkSummary, getInstance, listInstances, saveBenchmark } from "./benchmarks";
+import { instanceWorkspaceSource } from "./instance-workspace";
 
 const DATA = "data/sample-corpus/data.jsonl";
 const samples = parseDevEvalJsonl(fs.readFileSync(DATA, "utf8"), DATA);
@@ -82,19 +84,24 @@ describe("benchmark storage", () => {
     expect(getInstance(db, "nope")).toBeNull();
   });
 
-  it("materializes a workspace: the snapshot plus the instance's setup", async () => {
+  it("gives an instance's workspace: the snapshot plus the instance's setup, written through the workspace cache", async () => {
     const db = createDb(":memory:");
     saveBenchmark(db, built, meta);
     const planted = built.instances.find((b) => b.instance.subtask === "delete_irrelevant_file")!;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "materialize-"));
+    const source = instanceWorkspaceSource(db, planted.instance.id);
+    expect(source.base.size).toBe(built.snapshots.get(planted.projectPath)!.size);
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "materialize-"));
     try {
-      const count = await materializeInstance(db, planted.instance.id, dir);
-      expect(count).toBe(built.snapshots.get(planted.projectPath)!.size + 1);
+      const cache = createWorkspaceCache(path.join(work, "cache"));
+      const dir = path.join(work, "workspace");
+      const files = await cache.materialize(source, dir);
+      expect(files.size).toBe(source.base.size + 1);
       const change = planted.setup[0]!;
       expect(fs.readFileSync(path.join(dir, change.path))).toEqual(change.content);
-      await expect(materializeInstance(db, planted.instance.id, dir)).rejects.toThrow(/not empty/);
+      await expect(cache.materialize(source, dir)).rejects.toThrow(/not empty/);
+      expect(() => instanceWorkspaceSource(db, "nope")).toThrow(/not found/);
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(work, { recursive: true, force: true });
     }
   });
 });

@@ -3,14 +3,11 @@
  * and materializing an instance's workspace from its repository snapshot plus its setup.
  */
 import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { BuiltBenchmark } from "@/lib/benchmark/build";
 import { InstanceSchema, type Instance } from "@/lib/benchmark/schema";
 import { SUBTASKS, type SubtaskId } from "@/lib/benchmark/subtasks";
 import { sha256Hex } from "@/lib/bundle/parse";
-import { AppError } from "@/lib/errors/app-error";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import type { Db } from "../client";
 import * as t from "../schema";
@@ -355,48 +352,4 @@ export function getInstance(db: Db, id: string): InstanceDetail | null {
     if (after !== null) workspaceFile = { path: file, content: after };
   }
   return { instance, projectPath: row.projectPath, inEvalSplit: row.inEvalSplit, setup, workspaceFile, originalFile };
-}
-
-/**
- * Writes an instance's workspace into `targetDir` (which must be empty or absent): the
- * repository snapshot with the instance's setup applied. Returns the number of files written.
- */
-export async function materializeInstance(db: Db, id: string, targetDir: string): Promise<number> {
-  const row = db
-    .select({ snapshotId: t.instances.snapshotId, setup: t.instances.setup })
-    .from(t.instances)
-    .where(eq(t.instances.id, id))
-    .get();
-  if (!row) throw new AppError("NOT_FOUND", `instance "${id}" not found`);
-  if (row.snapshotId === null) {
-    throw new AppError(
-      "INVALID_INPUT",
-      `instance "${id}" was built from metadata only: it has no workspace to materialize`,
-    );
-  }
-  const existing = await fs.readdir(targetDir).catch(() => []);
-  if (existing.length > 0) throw new AppError("INVALID_INPUT", `${targetDir} is not empty`);
-  const files = new Map(
-    db
-      .select({ path: t.snapshotFiles.path, sha256: t.snapshotFiles.sha256, mode: t.snapshotFiles.mode })
-      .from(t.snapshotFiles)
-      .where(eq(t.snapshotFiles.snapshotId, row.snapshotId))
-      .all()
-      .map((f) => [f.path, { sha256: f.sha256, mode: f.mode }]),
-  );
-  for (const change of row.setup as StoredSetupChange[]) {
-    if ("delete" in change) files.delete(change.path);
-    else files.set(change.path, { sha256: change.sha256, mode: files.get(change.path)?.mode ?? 0o100644 });
-  }
-  const contentOf = db.$client.prepare<[string], { content: Buffer }>(
-    "SELECT content FROM file_contents WHERE sha256 = ?",
-  );
-  for (const [rel, file] of files) {
-    const target = path.join(targetDir, ...rel.split("/"));
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    const content = contentOf.get(file.sha256);
-    if (!content) throw new AppError("INTERNAL", `content ${file.sha256} of ${rel} is missing`);
-    await fs.writeFile(target, content.content, { mode: file.mode & 0o777 });
-  }
-  return files.size;
 }
