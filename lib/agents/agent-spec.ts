@@ -8,6 +8,7 @@ import { LimitsSchema } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
 import { BUILTIN_FRAMEWORKS, type BuiltinFramework } from "./builtin";
 import { EXTERNAL_FRAMEWORKS, externalAdapter, type ExternalFramework } from "./external";
+import { formatIssuePath } from "@/lib/errors/zod-issues";
 
 export const AGENT_FRAMEWORKS = [...BUILTIN_FRAMEWORKS, ...EXTERNAL_FRAMEWORKS] as const;
 export const PROVIDERS = ["gemini", "openai", "anthropic"] as const;
@@ -69,7 +70,7 @@ export function parseAgentSpecFile(text: string, file: string): AgentSpec {
     const issue = parsed.error.issues[0];
     throw new AppError(
       "INVALID_INPUT",
-      `${file}, field "${issue?.path.join(".") || "(root)"}": ${issue?.message ?? "invalid"}`,
+      `${file}, field "${formatIssuePath(issue?.path ?? []) || "(root)"}": ${issue?.message ?? "invalid"}`,
     );
   }
   if (parsed.data.framework === "command" && !parsed.data.command)

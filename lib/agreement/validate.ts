@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "@/lib/errors/app-error";
+import { formatIssuePath } from "@/lib/errors/zod-issues";
 
 /**
  * Parses `value` with `schema`, or throws an INVALID_INPUT AppError naming the function, the
@@ -11,16 +12,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, fn: s
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const subject = describePath(argument ?? "", issue?.path ?? []);
+  const path = issue?.path ?? [];
+  const subject = formatIssuePath(argument ? [argument, ...path] : path);
   const words = [subject, issue?.message ?? "is invalid"].filter((word) => word !== "");
   throw new AppError("INVALID_INPUT", `${fn}: ${words.join(" ")}`);
-}
-
-function describePath(argument: string, path: readonly PropertyKey[]): string {
-  let out = argument;
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out;
 }

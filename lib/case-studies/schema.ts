@@ -89,10 +89,7 @@ export function parseCaseStudyForm(
 }
 
 /** A run id as a server action receives it (the route decodes it; it names an existing run or nothing). */
-export const CaseStudyRunIdSchema = z
-  .string({ error: "run: missing" })
-  .min(1, "run: missing")
-  .max(300, "run: too long");
+export const CaseStudyRunIdSchema = z.string({ error: "missing" }).min(1, "missing").max(300, "too long");
 
 /** The gallery's URL: /case-studies?tag=shell&q=rm -rf */
 export const GalleryParamsSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TrustedProxiesSchema } from "@/lib/auth/client-address";
-import { formatIssuePath } from "@/lib/errors/zod-issues";
+import { firstIssue } from "@/lib/errors/zod-issues";
 import { DEFAULT_MAX_RATIO } from "@/lib/bundle/budget";
 import { DEFAULT_MAX_JSON_BYTES, HEAP_BYTES_PER_JSON_BYTE } from "@/lib/bundle/json-budget";
 import { DEFAULT_READ_LIMITS, type ReadLimits } from "@/lib/bundle/read";
@@ -51,11 +51,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): Env {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const result = EnvSchema.safeParse(present);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new AppError(
-      "INVALID_INPUT",
-      `environment variable ${formatIssuePath(issue?.path ?? [])}: ${issue?.message}`,
-    );
+    throw new AppError("INVALID_INPUT", `environment variable ${firstIssue(result.error)}`);
   }
   return result.data;
 }

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { FamilyIdSchema, SubtaskIdSchema } from "@/lib/benchmark/subtasks";
 import { MetricIdSchema } from "@/lib/metrics/catalog";
+import { formatIssue } from "@/lib/errors/zod-issues";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -72,7 +73,7 @@ export function parseParams<S extends z.ZodType>(schema: S, params: SearchParams
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
-    errors: result.error.issues.map((issue) => `${issue.path.join(".") || "query"}: ${issue.message}`),
+    errors: result.error.issues.map((issue) => formatIssue(issue, "query")),
   };
 }
 

@@ -7,6 +7,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { AGENT_FILE_CHOICE } from "./agent-choice";
 import { isAgentFilePath, JobParamsSchema, type JobParams } from "./schema";
+import { firstIssue } from "@/lib/errors/zod-issues";
 
 export type FormParse = { ok: true; params: JobParams } | { ok: false; error: string };
 
@@ -41,8 +42,7 @@ export function jobParamsFromForm(form: FormData): FormParse {
         };
   const parsed = JobParamsSchema.safeParse(raw);
   if (parsed.success) return { ok: true, params: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { ok: false, error: `${issue?.path.join(".") || "form"}: ${issue?.message ?? "invalid"}` };
+  return { ok: false, error: firstIssue(parsed.error, "form") };
 }
 
 /** Why the agent file cannot be used (null when it can): missing, not a file, or a link out of the project. */

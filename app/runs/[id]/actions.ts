@@ -6,6 +6,7 @@ import { getCaseStudy, removeCaseStudy, upsertCaseStudy } from "@/db/queries/cas
 import { CaseStudyRunIdSchema, parseCaseStudyForm, type CaseStudyField } from "@/lib/case-studies/schema";
 import { runAction, type ActionResult } from "@/lib/errors/action-result";
 import { AppError } from "@/lib/errors/app-error";
+import { firstIssue } from "@/lib/errors/zod-issues";
 
 /**
  * Who may flag, edit and unflag case studies: the one check both actions pass through. Everyone
@@ -23,7 +24,7 @@ async function caseStudyAction(
   return runAction("case study action", async () => {
     await authorizeCaseStudyChange();
     const runId = CaseStudyRunIdSchema.safeParse(form.get("runId"));
-    if (!runId.success) throw new AppError("INVALID_INPUT", runId.error.issues[0]?.message ?? "run: invalid");
+    if (!runId.success) throw new AppError("INVALID_INPUT", firstIssue(runId.error, "run"));
     const result = change(runId.data);
     if (result.ok) {
       revalidatePath(`/runs/${encodeURIComponent(runId.data)}`);

@@ -21,6 +21,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { parseJsonLines } from "@/lib/transcripts/types";
 import { readAgentFile } from "./files";
 import type { ExternalAgentAdapter, ModelProtocol } from "./types";
+import { formatIssuePath } from "@/lib/errors/zod-issues";
 
 export const COMMAND_RESULT_FILE = "result.json";
 export const COMMAND_TRAJECTORY_FILE = "trajectory.jsonl";
@@ -95,7 +96,7 @@ export function commandAdapter(protocol: ModelProtocol): ExternalAgentAdapter {
           const issue = parsed.error.issues[0];
           throw new AppError(
             "INVALID_INPUT",
-            `${where}: line ${i + 1}, field "${issue?.path.join(".") ?? ""}": ${issue?.message ?? "invalid step"}`,
+            `${where}: line ${i + 1}, field "${formatIssuePath(issue?.path ?? [])}": ${issue?.message ?? "invalid step"}`,
           );
         }
         return parsed.data;
@@ -121,7 +122,7 @@ export function commandAdapter(protocol: ModelProtocol): ExternalAgentAdapter {
           const issue = parsed.error.issues[0];
           throw new AppError(
             "INVALID_INPUT",
-            `native/output/${COMMAND_RESULT_FILE}, field "${issue?.path.join(".") ?? ""}": ${issue?.message ?? "invalid"}`,
+            `native/output/${COMMAND_RESULT_FILE}, field "${formatIssuePath(issue?.path ?? [])}": ${issue?.message ?? "invalid"}`,
           );
         }
         result = parsed.data;

@@ -47,8 +47,3 @@ export function textOf(content: z.infer<typeof ContentSchema>): string {
   if (typeof content === "string") return content;
   return content.flatMap((part) => (typeof part.text === "string" ? [part.text] : [])).join("\n");
 }
-
-export const firstIssue = (error: z.ZodError) => {
-  const issue = error.issues[0];
-  return issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "invalid request body";
-};

@@ -6,9 +6,10 @@
  * `message_stop`.
  */
 import { z } from "zod";
-import { ContentSchema, firstIssue, textOf, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
+import { ContentSchema, textOf, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
 import { ConversationBuilder, MOCK_MODEL, type MockConversation } from "./script";
 import { errorKind, sendJson, splitText, startSse } from "./wire";
+import { firstIssue } from "@/lib/errors/zod-issues";
 
 const BlockSchema = z.looseObject({
   type: z.string(),
@@ -76,7 +77,7 @@ export const anthropicAdapter: ProtocolAdapter = {
 
   parse(body) {
     const parsed = AnthropicBodySchema.safeParse(body);
-    if (!parsed.success) return { invalid: firstIssue(parsed.error) };
+    if (!parsed.success) return { invalid: firstIssue(parsed.error, "body") };
     const conversation = conversationOf(parsed.data);
     return {
       conversation,

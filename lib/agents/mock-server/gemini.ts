@@ -4,9 +4,10 @@
  * of the chunks). Function calls arrive whole in the last chunk and carry no id, as the API does.
  */
 import { z } from "zod";
-import { firstIssue, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
+import { type ProtocolAdapter, type ResolvedTurn } from "./adapter";
 import { ConversationBuilder, MOCK_MODEL, type MockConversation } from "./script";
 import { errorKind, sendJson, splitText, startSse } from "./wire";
+import { firstIssue } from "@/lib/errors/zod-issues";
 
 const PartSchema = z.looseObject({
   text: z.string().optional(),
@@ -58,7 +59,7 @@ export const geminiAdapter: ProtocolAdapter = {
 
   parse(body, route) {
     const parsed = GeminiBodySchema.safeParse(body);
-    if (!parsed.success) return { invalid: `Invalid JSON payload received. ${firstIssue(parsed.error)}` };
+    if (!parsed.success) return { invalid: `Invalid JSON payload received. ${firstIssue(parsed.error, "body")}` };
     const history = new ConversationBuilder();
     for (const content of parsed.data.contents) {
       if (content.role === "model") {

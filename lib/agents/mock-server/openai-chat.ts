@@ -6,9 +6,10 @@
  */
 import { z } from "zod";
 import { parseToolArguments } from "../providers/http";
-import { ContentSchema, firstIssue, textOf, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
+import { ContentSchema, textOf, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
 import { ConversationBuilder, MOCK_MODEL, type MockConversation } from "./script";
 import { errorKind, sendJson, splitText, startSse, unixSeconds } from "./wire";
+import { firstIssue } from "@/lib/errors/zod-issues";
 
 export const OpenAiChatBodySchema = z.looseObject({
   model: z.string(),
@@ -52,7 +53,7 @@ export const openAiChatAdapter: ProtocolAdapter = {
 
   parse(body) {
     const parsed = OpenAiChatBodySchema.safeParse(body);
-    if (!parsed.success) return { invalid: firstIssue(parsed.error) };
+    if (!parsed.success) return { invalid: firstIssue(parsed.error, "body") };
     const history = new ConversationBuilder();
     const system: string[] = [];
     for (const message of parsed.data.messages) {

@@ -8,9 +8,10 @@
  */
 import { z } from "zod";
 import { parseToolArguments } from "../providers/http";
-import { ContentSchema, firstIssue, textOf, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
+import { ContentSchema, textOf, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
 import { ConversationBuilder, MOCK_MODEL, type MockConversation } from "./script";
 import { errorKind, sendJson, splitText, startSse, unixSeconds } from "./wire";
+import { firstIssue } from "@/lib/errors/zod-issues";
 
 const ItemSchema = z.looseObject({
   type: z.string().optional(),
@@ -150,7 +151,7 @@ export const openAiResponsesAdapter: ProtocolAdapter = {
 
   parse(body) {
     const parsed = OpenAiResponsesBodySchema.safeParse(body);
-    if (!parsed.success) return { invalid: firstIssue(parsed.error) };
+    if (!parsed.success) return { invalid: firstIssue(parsed.error, "body") };
     const conversation = conversationOf(parsed.data);
     const customTools = new Set(
       (parsed.data.tools ?? []).flatMap((tool) => (tool.type === "custom" && tool.name ? [tool.name] : [])),

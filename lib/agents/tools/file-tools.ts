@@ -18,6 +18,7 @@ import {
   type WorkspaceRoot,
 } from "./workspace-paths";
 import { DEFAULT_MAX_OUTPUT_CHARS, type ToolContext, type ToolResult, type ToolSet } from "./types";
+import { allIssues } from "@/lib/errors/zod-issues";
 
 const pathParam = { type: "string", description: "File path, relative to the workspace or absolute." };
 
@@ -142,9 +143,7 @@ export function createFileTools(context: ToolContext): ToolSet {
       const tool = name as ToolName;
       const parsed = ARGS[tool].safeParse(args);
       if (!parsed.success) {
-        return fail(
-          `Invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-        );
+        return fail(`Invalid arguments for ${name}: ${allIssues(parsed.error, "arguments")}`);
       }
       try {
         return await (handlers[tool] as (a: unknown) => Promise<ToolResult>)(parsed.data);

@@ -10,6 +10,7 @@ import type { ToolSpec } from "@/lib/agents/chat";
 import { EditorArgsSchema, STR_REPLACE_EDITOR_SPEC, createStrReplaceEditor } from "./str-replace-editor";
 import { clip, messageOf, shellQuote, workspaceRootOf, type WorkspaceRoot } from "./workspace-paths";
 import { DEFAULT_MAX_OUTPUT_CHARS, type ToolContext, type ToolResult, type ToolSet } from "./types";
+import { allIssues } from "@/lib/errors/zod-issues";
 
 const TASK_STATUSES = ["todo", "in_progress", "done"] as const;
 
@@ -80,10 +81,6 @@ function renderTasks(tasks: Task[]): string {
   return `# Task List\n\n${lines.join("\n")}`;
 }
 
-function issuesOf(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
-}
-
 export function createTerminalEditorTools(context: ToolContext): ToolSet {
   const maxChars = context.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   let rootPromise: Promise<WorkspaceRoot> | null = null;
@@ -146,18 +143,19 @@ export function createTerminalEditorTools(context: ToolContext): ToolSet {
           const parsed = BashArgs.safeParse(args);
           return parsed.success
             ? await bash(parsed.data)
-            : fail(`Invalid arguments for bash: ${issuesOf(parsed.error)}`);
+            : fail(`Invalid arguments for bash: ${allIssues(parsed.error, "arguments")}`);
         }
         if (name === "str_replace_editor") {
           const parsed = EditorArgsSchema.safeParse(args);
-          if (!parsed.success) return fail(`Invalid arguments for str_replace_editor: ${issuesOf(parsed.error)}`);
+          if (!parsed.success)
+            return fail(`Invalid arguments for str_replace_editor: ${allIssues(parsed.error, "arguments")}`);
           return await editor.execute(parsed.data);
         }
         if (name === "task_tracker") {
           const parsed = TrackerArgs.safeParse(args);
           return parsed.success
             ? taskTracker(parsed.data)
-            : fail(`Invalid arguments for task_tracker: ${issuesOf(parsed.error)}`);
+            : fail(`Invalid arguments for task_tracker: ${allIssues(parsed.error, "arguments")}`);
         }
         return fail(`Unknown tool ${name}; the tools are bash, str_replace_editor, task_tracker.`);
       } catch (error) {

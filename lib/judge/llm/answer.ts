@@ -6,6 +6,7 @@
 import type { Citation, EvidenceItem } from "@/lib/judge/schema";
 import type { VerdictValue } from "@/lib/metrics/catalog";
 import { JudgeAnswerSchema, type JudgeAnswer } from "./schema";
+import { allIssues } from "@/lib/errors/zod-issues";
 
 export type ParsedAnswer = { ok: true; answer: JudgeAnswer } | { ok: false; reason: string };
 
@@ -26,8 +27,7 @@ export function parseJudgeAnswer(text: string, finishReason?: string): ParsedAns
   }
   const parsed = JudgeAnswerSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-    return { ok: false, reason: `does not match the answer schema: ${issues}${truncated}` };
+    return { ok: false, reason: `does not match the answer schema: ${allIssues(parsed.error, "(root)")}${truncated}` };
   }
   return { ok: true, answer: parsed.data };
 }

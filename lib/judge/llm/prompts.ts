@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { AppError } from "@/lib/errors/app-error";
 import { LlmJudgedMetricSchema, type LlmJudgedMetric } from "./schema";
+import { allIssues } from "@/lib/errors/zod-issues";
 
 /** The prompt version each metric is judged with now. */
 export const PROMPT_VERSION: Record<LlmJudgedMetric, string> = {
@@ -74,7 +75,7 @@ export function parsePromptFile(text: string, fileName: string): JudgePrompt {
     fields[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
   }
   const header = HeaderSchema.safeParse(fields);
-  if (!header.success) throw invalid(fileName, `bad header: ${header.error.issues.map((i) => i.message).join("; ")}`);
+  if (!header.success) throw invalid(fileName, `bad header: ${allIssues(header.error)}`);
   const { id, metric, version } = header.data;
   const promptVersion = `${metric}.v${version}`;
   if (fileName !== `${promptVersion}.md`) throw invalid(fileName, `header says ${promptVersion}, file name disagrees`);
