@@ -68,14 +68,16 @@ describe("concurrent labeling", () => {
       cleanups.push(() => db.$client.close());
       const annotators = [users.ann, users.bob, users.cat];
       const set = createAgreementSet(db, { name: "parallel", seed: 1, size: 6, annotatorIds: annotators });
-      const cells = db
+      const cells: { runId: string; metric: LabelInput["metric"] }[] = [];
+      const items = db
         .select({ runId: t.agreementItems.runId })
         .from(t.agreementItems)
         .where(eq(t.agreementItems.setId, set.id))
-        .all()
-        .flatMap(({ runId }) =>
-          loadLabelingItem(db, set.id, runId, users.ann).metrics.map((metric) => ({ runId, metric })),
-        );
+        .all();
+      for (const { runId } of items) {
+        for (const metric of (await loadLabelingItem(db, set.id, runId, users.ann)).metrics)
+          cells.push({ runId, metric });
+      }
 
       // Each annotator labels every cell PASSES times in a shuffled order, changing value and note.
       const jobsOf = annotators.map((userId, a) => {

@@ -43,26 +43,26 @@ const FILE_READ: [HumanLabel, HumanLabel, HumanLabel][] = [
   [V, V, V], // r3 unanimous V
 ];
 
-function labeledStudy(options: { catSubmitsFirstRun?: boolean } = {}) {
+async function labeledStudy(options: { catSubmitsFirstRun?: boolean } = {}) {
   const fixture = seedStudy(4);
   const { db, users } = fixture;
   const annotators = [users.ann, users.bob, users.cat];
   const set = createAgreementSet(db, { name: "pilot", seed: 3, size: 4, annotatorIds: annotators });
-  FILE_READ.forEach((values, i) => {
-    annotators.forEach((userId, a) => {
+  for (const [i, values] of FILE_READ.entries()) {
+    for (const [a, userId] of annotators.entries()) {
       const ref = { setId: set.id, runId: runIdOf(i), userId };
-      for (const metric of loadLabelingItem(db, set.id, ref.runId, userId).metrics) {
+      for (const metric of (await loadLabelingItem(db, set.id, ref.runId, userId)).metrics) {
         saveLabel(db, ref, { metric, value: metric === "file_read" ? values[a]! : N, note: `${a}` });
       }
       if (i > 0 || userId !== users.cat || options.catSubmitsFirstRun !== false) submitItem(db, ref, NOW);
-    });
-  });
+    }
+  }
   return { ...fixture, set };
 }
 
 describe("reportInput", () => {
-  it("collects the items with their metrics, the submitted labels and every judge", () => {
-    const s = labeledStudy({ catSubmitsFirstRun: false });
+  it("collects the items with their metrics, the submitted labels and every judge", async () => {
+    const s = await labeledStudy({ catSubmitsFirstRun: false });
     const input = reportInput(s.db, s.set.id);
     expect(input.set).toEqual({
       id: s.set.id,
@@ -88,8 +88,8 @@ describe("reportInput", () => {
 });
 
 describe("majority, adjudication and the report", () => {
-  it("queues the splits and ties of submitted votes, and an adjudication settles a tie", () => {
-    const s = labeledStudy();
+  it("queues the splits and ties of submitted votes, and an adjudication settles a tie", async () => {
+    const s = await labeledStudy();
     // in labeling order; sorted by run here to compare
     const queue = adjudicationQueue(s.db, s.set.id).sort((a, b) => a.runId.localeCompare(b.runId));
     expect(adjudicationQueue(s.db, s.set.id).map((c) => c.position)).toEqual(
@@ -140,8 +140,8 @@ describe("majority, adjudication and the report", () => {
     expect(tie().adjudication).toBeNull();
   });
 
-  it("validates adjudications", () => {
-    const s = labeledStudy();
+  it("validates adjudications", async () => {
+    const s = await labeledStudy();
     const ref = { setId: s.set.id, runId: runIdOf(0), userId: s.users.admin };
     expectError(
       () => saveAdjudication(s.db, ref, { metric: "file_read", value: C as typeof V }),
@@ -160,8 +160,8 @@ describe("majority, adjudication and the report", () => {
     );
   });
 
-  it("computes the report from the stored data, and again from its labels export", () => {
-    const s = labeledStudy();
+  it("computes the report from the stored data, and again from its labels export", async () => {
+    const s = await labeledStudy();
     const input = reportInput(s.db, s.set.id);
     const report = agreementReport(s.db, s.set.id, { iterations: 100 });
     expect(report).toEqual(computeAgreementReport(input, { iterations: 100 }));

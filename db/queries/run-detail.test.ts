@@ -18,14 +18,14 @@ function codegenFileRun(): RunRecord {
 }
 
 describe("getRunDetail", () => {
-  it("answers null for a run that does not exist", () => {
-    expect(getRunDetail(createDb(":memory:"), "nope")).toBeNull();
+  it("answers null for a run that does not exist", async () => {
+    expect(await getRunDetail(createDb(":memory:"), "nope")).toBeNull();
   });
 
-  it("returns the run with its steps, contract marks, diffs and target comparison", () => {
+  it("returns the run with its steps, contract marks, diffs and target comparison", async () => {
     const record = codegenFileRun();
     const { db, runId } = withRun(record);
-    const run = getRunDetail(db, runId)!;
+    const run = (await getRunDetail(db, runId))!;
     expect(run.id).toBe(runId);
     expect(run.steps).toHaveLength(50);
     expect(run.contract).toEqual(record.instance!.contract);
@@ -63,9 +63,9 @@ describe("getRunDetail", () => {
     expect(run.verdicts).toEqual([]);
   });
 
-  it("defers diffs past the inline budget to the files route, which serves them", () => {
+  it("defers diffs past the inline budget to the files route, which serves them", async () => {
     const { db, runId } = withRun(codegenFileRun());
-    const run = getRunDetail(db, runId, { inlineBudgetBytes: 0 })!;
+    const run = (await getRunDetail(db, runId, { inlineBudgetBytes: 0 }))!;
     expect(run.changes.every((c) => c.content.status === "deferred")).toBe(true);
     const path = run.changes[0]!.path;
     expect(getChangedFileContent(db, runId, path)).toMatchObject({ status: "inline" });
@@ -73,12 +73,12 @@ describe("getRunDetail", () => {
     expect(getChangedFileContent(db, runId, "not/changed.py")).toBeNull();
   });
 
-  it("notes binary files and cuts long step texts", () => {
+  it("notes binary files and cuts long step texts", async () => {
     const record = codegenFileRun();
     record.after.set("logo.png", { data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]), mode: 0o100644 });
     record.steps.push({ id: "long", kind: "observation", text: "y".repeat(STEP_TEXT_LIMIT + 10), isError: false });
     const { db, runId } = withRun(record);
-    const run = getRunDetail(db, runId)!;
+    const run = (await getRunDetail(db, runId))!;
     expect(run.changes.find((c) => c.path === "logo.png")!.content).toEqual({ status: "binary" });
     const long = run.steps.at(-1)!;
     expect(long.text).toHaveLength(STEP_TEXT_LIMIT);
@@ -86,9 +86,9 @@ describe("getRunDetail", () => {
     expect(run.steps[0]!.textLength).toBeNull();
   });
 
-  it("has no target comparison outside code generation", () => {
+  it("has no target comparison outside code generation", async () => {
     const record = syntheticRun({ index: 3, seed: 9 });
     const { db, runId } = withRun({ ...record, instance: { ...record.instance!, subtask: "delete_file" } });
-    expect(getRunDetail(db, runId)!.target).toBeNull();
+    expect((await getRunDetail(db, runId))!.target).toBeNull();
   });
 });

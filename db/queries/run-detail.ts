@@ -5,7 +5,12 @@
  */
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { GroundTruthSchema, BoundaryContractSchema } from "@/lib/benchmark/schema";
+import {
+  BoundaryContractSchema,
+  GroundTruthSchema,
+  type BoundaryContract,
+  type GroundTruth,
+} from "@/lib/benchmark/schema";
 import type { Citation } from "@/lib/judge/schema";
 import { contractMarks } from "@/lib/runs/contract-marks";
 import {
@@ -171,8 +176,10 @@ function setupFileOf(db: Db, instance: { setup: unknown; snapshotId: number | nu
   return data === null ? null : decodeText(data);
 }
 
-export function getRunDetail(db: Db, runId: string, options: RunDetailOptions = {}): RunDetail | null {
-  const run = db
+type RunHead = NonNullable<ReturnType<typeof runHead>>;
+
+function runHead(db: Db, runId: string) {
+  return db
     .select({
       id: t.runs.id,
       status: t.runs.status,
@@ -202,16 +209,14 @@ export function getRunDetail(db: Db, runId: string, options: RunDetailOptions = 
     .innerJoin(t.agentConfigs, eq(t.agentConfigs.id, t.runs.agentConfigId))
     .where(eq(t.runs.id, runId))
     .get();
-  if (!run) return null;
-  const { setup, snapshotId, ...head } = run;
-  const contract = BoundaryContractSchema.parse(run.contract);
-  const groundTruth = GroundTruthSchema.parse(run.groundTruth);
+}
 
-  const rows = changeRows(db, runId);
+/** Every changed file; contents inlined in path order until the budget is spent, the rest deferred. */
+function changedFiles(db: Db, runId: string, rows: ChangeRow[], options: RunDetailOptions): ChangedFile[] {
   const omitted = omittedOf(db, runId, rows);
   const maxBytes = options.maxDiffBytes ?? MAX_DIFF_BYTES;
   let budget = options.inlineBudgetBytes ?? INLINE_DIFF_BUDGET_BYTES;
-  const changes: ChangedFile[] = rows.map((row) => {
+  return rows.map((row) => {
     const plan = planOf(row, maxBytes, omitted);
     let content: FileDiffContent;
     if (plan.status !== "load") content = plan;
@@ -228,7 +233,10 @@ export function getRunDetail(db: Db, runId: string, options: RunDetailOptions = 
       content,
     };
   });
+}
 
+/** The trajectory, long texts cut, each step marked against the contract. */
+function runSteps(db: Db, runId: string, contract: BoundaryContract, changedPaths: string[]): RunStep[] {
   const stepRows = db
     .select({
       position: t.trajectorySteps.position,
@@ -248,20 +256,18 @@ export function getRunDetail(db: Db, runId: string, options: RunDetailOptions = 
     .where(eq(t.trajectorySteps.runId, runId))
     .orderBy(asc(t.trajectorySteps.position))
     .all();
-  const marks = contractMarks(
-    stepRows,
-    contract,
-    rows.map((r) => r.path),
-  );
-  const steps: RunStep[] = stepRows.map((s, i) => ({
+  const marks = contractMarks(stepRows, contract, changedPaths);
+  return stepRows.map((s, i) => ({
     ...s,
     textLength: s.textLength !== null && s.textLength > STEP_TEXT_LIMIT ? s.textLength : null,
     toolArguments: prettyArguments(s.toolArguments),
     command: s.command === null ? null : cut(s.command),
     marks: marks[i] ?? [],
   }));
+}
 
-  const verdicts = db
+function runVerdicts(db: Db, runId: string): RunDetail["verdicts"] {
+  return db
     .select({
       metric: t.verdicts.metric,
       value: t.verdicts.value,
@@ -286,34 +292,66 @@ export function getRunDetail(db: Db, runId: string, options: RunDetailOptions = 
         typeof e === "string" ? { message: e } : e,
       ),
     }));
+}
 
-  let target: RunDetail["target"] = null;
+/** The agent's last assistant message, the answer of a function-level task. */
+function finalAnswerOf(db: Db, runId: string): string | null {
+  return (
+    db
+      .select({ text: t.trajectorySteps.text })
+      .from(t.trajectorySteps)
+      .where(
+        and(
+          eq(t.trajectorySteps.runId, runId),
+          eq(t.trajectorySteps.kind, "message"),
+          eq(t.trajectorySteps.role, "assistant"),
+        ),
+      )
+      .orderBy(desc(t.trajectorySteps.position))
+      .limit(1)
+      .get()?.text ?? null
+  );
+}
+
+/** Ground truth vs the agent's version of the target function, when the instance names one. */
+async function targetOf(
+  db: Db,
+  run: RunHead,
+  groundTruth: GroundTruth,
+  rows: ChangeRow[],
+): Promise<RunDetail["target"]> {
   const file = groundTruth.originalFile;
-  if (file && groundTruth.targetQualifiedName) {
-    const change = rows.find((r) => r.path === file);
-    const afterData = change ? contentOf(db, change.afterSha256) : undefined;
-    const finalAnswer =
-      db
-        .select({ text: t.trajectorySteps.text })
-        .from(t.trajectorySteps)
-        .where(
-          and(
-            eq(t.trajectorySteps.runId, runId),
-            eq(t.trajectorySteps.kind, "message"),
-            eq(t.trajectorySteps.role, "assistant"),
-          ),
-        )
-        .orderBy(desc(t.trajectorySteps.position))
-        .limit(1)
-        .get()?.text ?? null;
-    target = compareTarget({
-      subtask: run.subtaskId,
-      groundTruth,
-      fileAfter: afterData === undefined ? undefined : afterData === null ? null : decodeText(afterData),
-      fileSetup: change ? null : setupFileOf(db, { setup, snapshotId }, file),
-      finalAnswer,
-    });
-  }
+  if (!file || !groundTruth.targetQualifiedName) return null;
+  const change = rows.find((r) => r.path === file);
+  const afterData = change ? contentOf(db, change.afterSha256) : undefined;
+  return compareTarget({
+    subtask: run.subtaskId,
+    groundTruth,
+    fileAfter: afterData === undefined ? undefined : afterData === null ? null : decodeText(afterData),
+    fileSetup: change ? null : setupFileOf(db, run, file),
+    finalAnswer: finalAnswerOf(db, run.id),
+  });
+}
 
-  return { ...head, contract, groundTruth, steps, changes, verdicts, target };
+export async function getRunDetail(db: Db, runId: string, options: RunDetailOptions = {}): Promise<RunDetail | null> {
+  const run = runHead(db, runId);
+  if (!run) return null;
+  const { setup: _setup, snapshotId: _snapshotId, ...head } = run;
+  const contract = BoundaryContractSchema.parse(run.contract);
+  const groundTruth = GroundTruthSchema.parse(run.groundTruth);
+  const rows = changeRows(db, runId);
+  return {
+    ...head,
+    contract,
+    groundTruth,
+    steps: runSteps(
+      db,
+      runId,
+      contract,
+      rows.map((r) => r.path),
+    ),
+    changes: changedFiles(db, runId, rows, options),
+    verdicts: runVerdicts(db, runId),
+    target: await targetOf(db, run, groundTruth, rows),
+  };
 }

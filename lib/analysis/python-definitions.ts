@@ -1,17 +1,25 @@
 /**
- * Functions and methods of a Python module by qualified name, with the line spans the benchmark
- * needs (decorators, signature, docstring, body) and whether the definition sits inside a
- * conditional or other block instead of directly in its module or class body.
+ * The one model of a Python module's definitions: every class, function and method by qualified
+ * name, in source order, with the line spans the benchmark, the analyzer, the judges and the run
+ * page need. Functions nested inside functions are part of their body, not definitions of the
+ * module. A source that does not parse is outlined from its tokens instead (outlineDefinitions).
  */
 import type { Node, Tree } from "web-tree-sitter";
+import { parsePython } from "./python-parser";
+import { recoverDefinitions, type DefinitionOutline } from "./python-recovery";
+import { leadingWhitespace } from "./python-strings";
 
-export interface FunctionDefinition {
+export type { DefinitionOutline } from "./python-recovery";
+
+export interface PythonDefinition {
   /** `func`, `Class.method`, `Outer.Inner.method`. */
   qualifiedName: string;
   name: string;
-  kind: "function" | "method";
+  kind: "function" | "method" | "class";
+  /** 1 for the first definition of its qualified name (and kind), 2 for a redefinition, ... */
+  occurrence: number;
   isAsync: boolean;
-  /** 1-based lines. `startLine` includes decorators; `defLine` is the `def` line. */
+  /** 1-based lines. `startLine` includes decorators; `defLine` is the `def`/`class` line. */
   startLine: number;
   defLine: number;
   /** Last line of the signature (the line holding the colon that opens the body). */
@@ -19,16 +27,23 @@ export interface FunctionDefinition {
   docstring: { startLine: number; endLine: number; text: string } | null;
   /** First line of the body after the docstring (null when the docstring is the whole body). */
   bodyStartLine: number | null;
+  /** Last line of the node, trailing comments of the body included. */
   endLine: number;
+  /** Last line of code: trailing comments of the body left out (what a reader calls the definition). */
+  codeEndLine: number;
   /** Column of the body's first statement. */
   bodyIndent: number;
   /** Inside an if/try/with/for/while block of its module or class (DevEval drops these). */
   inBlock: boolean;
+  /** The function_definition or class_definition; `outer` is its decorated_definition when decorated. */
   node: Node;
+  outer: Node;
 }
 
+export type FunctionDefinition = PythonDefinition & { kind: "function" | "method" };
+
 /** Statements whose bodies are not a module's or class's own level (a definition there is "in a block"). */
-export const BLOCK_TYPES: ReadonlySet<string> = new Set([
+const BLOCK_TYPES: ReadonlySet<string> = new Set([
   "if_statement",
   "elif_clause",
   "else_clause",
@@ -41,19 +56,23 @@ export const BLOCK_TYPES: ReadonlySet<string> = new Set([
   "block",
 ]);
 
-export function listFunctionDefinitions(tree: Tree): FunctionDefinition[] {
-  const found: FunctionDefinition[] = [];
+/** Classes, functions and methods of a parsed module, in source order. */
+export function listDefinitions(tree: Tree): PythonDefinition[] {
+  const found: PythonDefinition[] = [];
+  const seen = new Map<string, number>();
   const visit = (node: Node, scope: string[], inClass: boolean, inBlock: boolean) => {
     for (const child of node.namedChildren) {
       if (!child) continue;
       const definition = child.type === "decorated_definition" ? child.childForFieldName("definition") : child;
-      if (definition?.type === "function_definition") {
-        found.push(describeFunction(child, definition, scope, inClass, inBlock));
-      } else if (definition?.type === "class_definition") {
-        const name = definition.childForFieldName("name")?.text ?? "?";
+      if (definition?.type === "function_definition" || definition?.type === "class_definition") {
+        const entry = describe(child, definition, scope, inClass, inBlock);
+        const key = `${entry.kind === "class"}:${entry.qualifiedName}`;
+        entry.occurrence = (seen.get(key) ?? 0) + 1;
+        seen.set(key, entry.occurrence);
+        found.push(entry);
         const body = definition.childForFieldName("body");
-        if (body) visit(body, [...scope, name], true, inBlock);
-      } else if (BLOCK_TYPES.has(child.type)) {
+        if (entry.kind === "class" && body) visit(body, [...scope, entry.name], true, inBlock);
+      } else if (child.type !== "decorated_definition" && BLOCK_TYPES.has(child.type)) {
         visit(child, scope, inClass, true);
       }
     }
@@ -62,15 +81,13 @@ export function listFunctionDefinitions(tree: Tree): FunctionDefinition[] {
   return found;
 }
 
-function describeFunction(
-  outer: Node,
-  fn: Node,
-  scope: string[],
-  inClass: boolean,
-  inBlock: boolean,
-): FunctionDefinition {
-  const name = fn.childForFieldName("name")?.text ?? "?";
-  const body = fn.childForFieldName("body");
+export function listFunctionDefinitions(tree: Tree): FunctionDefinition[] {
+  return listDefinitions(tree).filter((d): d is FunctionDefinition => d.kind !== "class");
+}
+
+function describe(outer: Node, node: Node, scope: string[], inClass: boolean, inBlock: boolean): PythonDefinition {
+  const name = node.childForFieldName("name")?.text ?? "?";
+  const body = node.childForFieldName("body");
   const statements = body?.namedChildren.filter((n): n is Node => n !== null && n.type !== "comment") ?? [];
   const first = statements[0];
   const isDocstring = first?.type === "expression_statement" && first.namedChildren[0]?.type === "string";
@@ -80,20 +97,85 @@ function describeFunction(
       : null;
   const bodyFirst = isDocstring ? statements[1] : first;
   // The colon ending the signature is the last anonymous ":" child before the body.
-  const colon = fn.children.filter((c): c is Node => c !== null && c.type === ":").at(-1);
+  const colon = node.children.filter((c): c is Node => c !== null && c.type === ":").at(-1);
+  const isClass = node.type === "class_definition";
   return {
     qualifiedName: [...scope, name].join("."),
     name,
-    kind: inClass ? "method" : "function",
-    isAsync: fn.children.some((c) => c?.type === "async"),
+    kind: isClass ? "class" : inClass ? "method" : "function",
+    occurrence: 1,
+    isAsync: node.children.some((c) => c?.type === "async"),
     startLine: outer.startPosition.row + 1,
-    defLine: fn.startPosition.row + 1,
-    signatureEndLine: (colon ?? fn).startPosition.row + 1,
+    defLine: node.startPosition.row + 1,
+    signatureEndLine: (colon ?? node).startPosition.row + 1,
     docstring,
     bodyStartLine: bodyFirst ? bodyFirst.startPosition.row + 1 : null,
-    endLine: fn.endPosition.row + 1,
-    bodyIndent: (first ?? fn).startPosition.column,
+    endLine: node.endPosition.row + 1,
+    codeEndLine: lastCodeLine(node),
+    bodyIndent: (first ?? node).startPosition.column,
     inBlock,
-    node: fn,
+    node,
+    outer,
   };
+}
+
+/** 1-based line where the last token of `node` that is not a comment ends. */
+function lastCodeLine(node: Node): number {
+  let last = node;
+  for (;;) {
+    // Walking back from the last child: listing `children` copies every method of a class.
+    let child = last.lastChild;
+    while (child && (child.type === "comment" || child.endIndex === child.startIndex)) child = child.previousSibling;
+    if (!child) break;
+    last = child;
+  }
+  return last.endPosition.row + 1;
+}
+
+/**
+ * The definitions of a module as spans. When the source does not parse, tree-sitter's error
+ * recovery can swallow a definition whole (a `def` missing its colon comes back as an ERROR node
+ * holding no function_definition); the definitions are then read from its tokens by indentation,
+ * as Python itself would, so an answer with a syntax error still reaches the Syntax metric.
+ */
+export function outlineDefinitions(tree: Tree, source: string): DefinitionOutline[] {
+  const lines = source.split("\n");
+  if (tree.rootNode.hasError) return recoverDefinitions(tree, lines);
+  return listDefinitions(tree).map((d) => ({
+    kind: d.kind,
+    name: d.name,
+    qualifiedName: d.qualifiedName,
+    startLine: d.startLine,
+    defLine: d.defLine,
+    endLine: d.codeEndLine,
+    indent: leadingWhitespace(lines[d.defLine - 1] ?? ""),
+  }));
+}
+
+/** Parses `source` and outlines its definitions. */
+export async function outlinePython(source: string): Promise<DefinitionOutline[]> {
+  const tree = await parsePython(source);
+  try {
+    return outlineDefinitions(tree, source);
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * The function a target names: the exact qualified name, else one whose name is a dotted suffix
+ * of the other (`get` for `Store.get`, `Store.get` for `pkg.Store.get`), else the same bare name.
+ */
+export function findFunction<T extends Pick<DefinitionOutline, "kind" | "name" | "qualifiedName">>(
+  definitions: readonly T[],
+  target: string,
+): T | null {
+  const name = target.split(".").at(-1) ?? target;
+  const functions = definitions.filter((d) => d.kind !== "class");
+  return (
+    functions.find((d) => d.qualifiedName === target) ??
+    functions.find((d) => target.endsWith(`.${d.qualifiedName}`) || d.qualifiedName.endsWith(`.${target}`)) ??
+    functions.find((d) => d.name === name) ??
+    null
+  );
 }

@@ -112,9 +112,22 @@ export function cleandoc(value: string): string {
   return out.map((line) => line.trimEnd()).join("\n");
 }
 
+export const leadingWhitespace = (line: string) => /^[ \t\f]*/.exec(line)?.[0] ?? "";
+
 export function expandTabs(line: string, size = 8): string {
   if (!line.includes("\t")) return line;
   let out = "";
   for (const c of line) out += c === "\t" ? " ".repeat(size - (out.length % size)) : c;
   return out;
+}
+
+/** `line` without `width` columns of leading whitespace (tabs counted to multiples of 8). */
+export function removeIndent(line: string, width: number): string {
+  let removed = 0;
+  let i = 0;
+  while (i < line.length && removed < width && (line[i] === " " || line[i] === "\t")) {
+    removed = line[i] === "\t" ? removed + 8 - (removed % 8) : removed + 1;
+    i += 1;
+  }
+  return line.slice(i);
 }

@@ -4,17 +4,13 @@
  */
 import { createHash } from "node:crypto";
 import type { Node, Tree } from "web-tree-sitter";
-import { BLOCK_TYPES } from "./python-definitions";
 import { normalizeExpression, normalizeStatements } from "./normalize";
-import { listFunctionDefinitions } from "./python-definitions";
+import { listDefinitions, listFunctionDefinitions } from "./python-definitions";
 import { docstringOf, endLine, readScope, startLine, statementsOf } from "./python-scope";
 import type { ClassEntry, FunctionEntry, Parameter, ParameterKind } from "./schema";
 
 export function functionEntries(tree: Tree, source: string): FunctionEntry[] {
-  const seen = new Map<string, number>();
   return listFunctionDefinitions(tree).map((definition) => {
-    const occurrence = (seen.get(definition.qualifiedName) ?? 0) + 1;
-    seen.set(definition.qualifiedName, occurrence);
     const fn = definition.node;
     const body = fn.childForFieldName("body");
     const statements = body ? statementsOf(body) : [];
@@ -26,7 +22,7 @@ export function functionEntries(tree: Tree, source: string): FunctionEntry[] {
     return {
       qualifiedName: definition.qualifiedName,
       name: definition.name,
-      occurrence,
+      occurrence: definition.occurrence,
       kind: definition.kind,
       isAsync: definition.isAsync,
       decorators: decoratorsOf(fn, source),
@@ -110,45 +106,30 @@ export function parametersOf(parameters: Node, source: string): Parameter[] {
 
 /** Classes by qualified name (nested classes included; classes inside functions are part of the body). */
 export function classEntries(tree: Tree, source: string): ClassEntry[] {
-  const found: ClassEntry[] = [];
-  const seen = new Map<string, number>();
-  const visit = (node: Node, scope: string[], inBlock: boolean) => {
-    for (const child of node.namedChildren) {
-      if (!child) continue;
-      const definition = child.type === "decorated_definition" ? child.childForFieldName("definition") : child;
-      if (definition?.type === "class_definition") {
-        const name = definition.childForFieldName("name")?.text ?? "?";
-        const qualifiedName = [...scope, name].join(".");
-        const occurrence = (seen.get(qualifiedName) ?? 0) + 1;
-        seen.set(qualifiedName, occurrence);
-        const body = definition.childForFieldName("body");
-        const contents = body ? readScope(body, source, false) : null;
-        const superclasses = definition.childForFieldName("superclasses");
-        found.push({
-          qualifiedName,
-          name,
-          occurrence,
-          decorators: decoratorsOf(definition, source),
-          docstring: contents?.docstring?.value ?? null,
-          docstringSpan: contents?.docstring
-            ? { startLine: contents.docstring.startLine, endLine: contents.docstring.endLine }
-            : null,
-          inBlock,
-          startLine: startLine(child),
-          defLine: startLine(definition),
-          endLine: endLine(definition),
-          bases: (superclasses?.namedChildren ?? [])
-            .filter((n): n is Node => n !== null && n.type !== "comment")
-            .map((n) => normalizeExpression(n, source)),
-          variables: contents?.variables ?? [],
-          statements: contents?.statements ?? [],
-        });
-        if (body) visit(body, [...scope, name], inBlock);
-      } else if (child.type !== "decorated_definition" && BLOCK_TYPES.has(child.type)) {
-        visit(child, scope, true);
-      }
-    }
-  };
-  visit(tree.rootNode, [], false);
-  return found;
+  return listDefinitions(tree)
+    .filter((d) => d.kind === "class")
+    .map((definition) => {
+      const body = definition.node.childForFieldName("body");
+      const contents = body ? readScope(body, source, false) : null;
+      const superclasses = definition.node.childForFieldName("superclasses");
+      return {
+        qualifiedName: definition.qualifiedName,
+        name: definition.name,
+        occurrence: definition.occurrence,
+        decorators: decoratorsOf(definition.node, source),
+        docstring: contents?.docstring?.value ?? null,
+        docstringSpan: contents?.docstring
+          ? { startLine: contents.docstring.startLine, endLine: contents.docstring.endLine }
+          : null,
+        inBlock: definition.inBlock,
+        startLine: definition.startLine,
+        defLine: definition.defLine,
+        endLine: endLine(definition.node),
+        bases: (superclasses?.namedChildren ?? [])
+          .filter((n): n is Node => n !== null && n.type !== "comment")
+          .map((n) => normalizeExpression(n, source)),
+        variables: contents?.variables ?? [],
+        statements: contents?.statements ?? [],
+      };
+    });
 }

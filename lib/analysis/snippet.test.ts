@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { logicalLines, outlineDefinitions } from "./python-outline";
 import { codeCandidates, mergeSnippet } from "./snippet";
 
 const ORIGINAL = `import os
@@ -23,13 +22,14 @@ def helper():
     return 1
 `;
 
-const merged = (result: ReturnType<typeof mergeSnippet>) => {
+const merged = async (pending: ReturnType<typeof mergeSnippet>) => {
+  const result = await pending;
   if ("problem" in result) throw new Error(result.problem);
   return result.merged;
 };
 
 describe("mergeSnippet", () => {
-  it("replaces a method (decorators through end) with the answer, re-indented", () => {
+  it("replaces a method (decorators through end) with the answer, re-indented", async () => {
     const answer = [
       "Here is the implementation:",
       "",
@@ -45,7 +45,7 @@ describe("mergeSnippet", () => {
       "",
       "It returns None for missing keys.",
     ].join("\n");
-    expect(merged(mergeSnippet(ORIGINAL, answer, "Store.get"))).toBe(
+    expect(await merged(mergeSnippet(ORIGINAL, answer, "Store.get"))).toBe(
       ORIGINAL.replace(
         '        Returns None when missing.\n        """\n',
         '        Returns None when missing.\n        """\n        return self.data.get(key)\n',
@@ -53,14 +53,14 @@ describe("mergeSnippet", () => {
     );
   });
 
-  it("takes the whole text when there is no code fence, and a module-level function", () => {
-    const result = merged(mergeSnippet(ORIGINAL, "def helper():\n    return 2\n", "helper"));
+  it("takes the whole text when there is no code fence, and a module-level function", async () => {
+    const result = await merged(mergeSnippet(ORIGINAL, "def helper():\n    return 2\n", "helper"));
     expect(result).toBe(ORIGINAL.replace("return 1", "return 2"));
   });
 
-  it("finds the method inside a class the agent answered with", () => {
+  it("finds the method inside a class the agent answered with", async () => {
     const answer = "```py\nclass Store:\n    def get(self, key):\n        return None\n```";
-    const result = merged(mergeSnippet(ORIGINAL, answer, "Store.get"));
+    const result = await merged(mergeSnippet(ORIGINAL, answer, "Store.get"));
     expect(result).toContain("    def put(self, key, value):");
     expect(result).toContain(
       'class Store:\n    """A store."""\n\n    def get(self, key):\n        return None\n\n    def put',
@@ -68,15 +68,17 @@ describe("mergeSnippet", () => {
     expect(result).not.toContain("@cached"); // the answer dropped it: the Signature metric will say so
   });
 
-  it("prefers a python fence to other fences and keeps the original's CRLF", () => {
+  it("prefers a python fence to other fences and keeps the original's CRLF", async () => {
     const answer = "```bash\npip install x\n```\n```python\ndef helper():\n\treturn 3\n```";
     const crlf = ORIGINAL.replace(/\n/g, "\r\n");
-    const result = merged(mergeSnippet(crlf, answer, "helper"));
+    const result = await merged(mergeSnippet(crlf, answer, "helper"));
     expect(result).toBe(crlf.replace("    return 1", "\treturn 3"));
   });
 
-  it("reads an unterminated fence to the end", () => {
-    expect(merged(mergeSnippet(ORIGINAL, "```python\ndef helper():\n    return 4\n", "helper"))).toContain("return 4");
+  it("reads an unterminated fence to the end", async () => {
+    expect(await merged(mergeSnippet(ORIGINAL, "```python\ndef helper():\n    return 4\n", "helper"))).toContain(
+      "return 4",
+    );
   });
 
   it.each([
@@ -89,45 +91,13 @@ describe("mergeSnippet", () => {
       "missing",
       "`missing` is not defined in the original file",
     ],
-  ])("reports %s", (_label, answer, target, problem) => {
-    expect(mergeSnippet(ORIGINAL, answer, target)).toEqual({ problem });
-  });
-});
-
-describe("outline", () => {
-  it("follows brackets, strings, comments and continuations", () => {
-    const source = [
-      "x = (1,",
-      "     2)",
-      's = """a',
-      'def fake(): """',
-      "y = 1 \\",
-      "    + 2",
-      "# def commented(): pass",
-      "z = 'it''s' # (",
-    ].join("\n");
-    expect(logicalLines(source).map((l) => [l.startLine, l.endLine])).toEqual([
-      [1, 2],
-      [3, 4],
-      [5, 6],
-      [8, 8],
-    ]);
-    expect(outlineDefinitions(source)).toEqual([]);
-  });
-
-  it("names nested definitions and spans decorators to the last deeper line", () => {
-    const defs = outlineDefinitions(ORIGINAL);
-    expect(defs.map((d) => [d.qualifiedName, d.startLine, d.defLine, d.endLine])).toEqual([
-      ["Store", 4, 4, 15],
-      ["Store.get", 7, 8, 12],
-      ["Store.put", 14, 14, 15],
-      ["helper", 18, 18, 19],
-    ]);
+  ])("reports %s", async (_label, answer, target, problem) => {
+    expect(await mergeSnippet(ORIGINAL, answer, target)).toEqual({ problem });
   });
 });
 
 describe("codeCandidates", () => {
-  it("returns python blocks before untagged ones", () => {
+  it("returns python blocks before untagged ones", async () => {
     expect(codeCandidates("```\nb = 1\n```\ntext\n```python\na = 1\n```")).toEqual(["a = 1\n", "b = 1\n"]);
   });
 });

@@ -3,8 +3,8 @@
  * definition is put in place of the target (decorators through end) in the original file, so the
  * code-level metrics can judge the result like an edited file.
  */
-import { expandTabs } from "./python-strings";
-import { outlineDefinitions, type OutlineDefinition } from "./python-outline";
+import { findFunction, outlinePython } from "./python-definitions";
+import { expandTabs, removeIndent } from "./python-strings";
 
 const FENCE = /^[ \t]*```[ \t]*([A-Za-z0-9_+.-]*)[^\n]*\n([\s\S]*?)(?:^[ \t]*```[ \t]*$|(?![\s\S]))/gm;
 const PYTHON_TAGS = new Set(["python", "py", "python3", "py3"]);
@@ -24,54 +24,30 @@ export function codeCandidates(answer: string): string[] {
   return blocks.length > 0 ? blocks : [text];
 }
 
-function pick(definitions: readonly OutlineDefinition[], target: string): OutlineDefinition | null {
-  const name = target.split(".").at(-1) ?? target;
-  const functions = definitions.filter((d) => d.kind === "def");
-  return (
-    functions.find((d) => d.qualifiedName === target) ??
-    functions.find((d) => target.endsWith(`.${d.qualifiedName}`) || d.qualifiedName.endsWith(`.${target}`)) ??
-    functions.find((d) => d.name === name) ??
-    null
-  );
-}
-
-/** Removes `width` columns of leading whitespace (tabs counted to multiples of 8). */
-function dedent(line: string, width: number): string {
-  let removed = 0;
-  let i = 0;
-  while (i < line.length && removed < width && (line[i] === " " || line[i] === "\t")) {
-    removed = line[i] === "\t" ? removed + 8 - (removed % 8) : removed + 1;
-    i += 1;
-  }
-  return line.slice(i);
-}
-
-export function mergeSnippet(
+export async function mergeSnippet(
   original: string,
   answer: string,
   target: string,
-): { merged: string } | { problem: string } {
+): Promise<{ merged: string } | { problem: string }> {
   const name = target.split(".").at(-1) ?? target;
   const candidates = codeCandidates(answer).filter((code) => code.trim() !== "");
   if (candidates.length === 0) return { problem: "the answer has no code" };
 
   let snippet: string[] | null = null;
   for (const code of candidates) {
-    const definition = pick(outlineDefinitions(code), target);
+    const definition = findFunction(await outlinePython(code), target);
     if (!definition) continue;
     const lines = code.split("\n").slice(definition.startLine - 1, definition.endLine);
     const width = expandTabs(definition.indent).length;
-    snippet = lines.map((line) => dedent(line, width));
+    snippet = lines.map((line) => removeIndent(line, width));
     break;
   }
   if (!snippet) return { problem: `the answer has no definition of \`${name}\`` };
 
   const eol = original.includes("\r\n") ? "\r\n" : "\n";
-  const originalLines = original.replace(/\r\n?/g, "\n").split("\n");
-  const place = pick(
-    outlineDefinitions(original).filter((d) => d.qualifiedName === target),
-    target,
-  );
+  const text = original.replace(/\r\n?/g, "\n");
+  const originalLines = text.split("\n");
+  const place = (await outlinePython(text)).find((d) => d.kind !== "class" && d.qualifiedName === target);
   if (!place) return { problem: `\`${target}\` is not defined in the original file` };
   const body = snippet.map((line) => (line === "" ? "" : `${place.indent}${line}`));
   const merged = [...originalLines.slice(0, place.startLine - 1), ...body, ...originalLines.slice(place.endLine)].join(

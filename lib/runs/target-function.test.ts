@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GroundTruth } from "@/lib/benchmark/schema";
+import { evaluationInput } from "@/lib/judge/input.fixture";
+import { instructionFollowingMetric } from "@/lib/judge/rules/instruction-following";
 import { compareTarget, dedentBlock, extractFunction, groundTruthFunction, type TargetInput } from "./target-function";
 
 const gt: GroundTruth = {
@@ -40,7 +42,7 @@ const input = (over: Partial<TargetInput>): TargetInput => ({
 });
 
 describe("ground truth vs agent", () => {
-  it("builds the ground-truth function from signature, given docstring and body, dedented", () => {
+  it("builds the ground-truth function from signature, given docstring and body, dedented", async () => {
     expect(groundTruthFunction(gt)).toBe(
       'def area(self) -> float:\n    """Return the area."""\n    return math.pi * self.r ** 2',
     );
@@ -50,16 +52,16 @@ describe("ground truth vs agent", () => {
     );
   });
 
-  it("extracts a method by its qualified name, with or without its decorators", () => {
-    expect(extractFunction(fileAfter, "Circle.area", false)).toBe(
+  it("extracts a method by its qualified name, with or without its decorators", async () => {
+    expect(await extractFunction(fileAfter, "Circle.area", false)).toBe(
       'def area(self) -> float:\n    """Return the area."""\n    return 3.14 * self.r * self.r',
     );
-    expect(extractFunction(fileAfter, "Circle.area", true)?.split("\n")[0]).toBe("@property");
-    expect(extractFunction(fileAfter, "Square.side", false)).toBeNull();
+    expect((await extractFunction(fileAfter, "Circle.area", true))?.split("\n")[0]).toBe("@property");
+    expect(await extractFunction(fileAfter, "Square.side", false)).toBeNull();
   });
 
-  it("takes the agent's version from the target file after the run", () => {
-    expect(compareTarget(input({ fileAfter }))).toEqual({
+  it("takes the agent's version from the target file after the run", async () => {
+    expect(await compareTarget(input({ fileAfter }))).toEqual({
       qualifiedName: "Circle.area",
       file: "pkg/shapes.py",
       groundTruth: groundTruthFunction(gt),
@@ -69,43 +71,90 @@ describe("ground truth vs agent", () => {
     });
   });
 
-  it("falls back to the file as set up when the run left it unchanged, and says when it is gone", () => {
-    const unchanged = compareTarget(input({ fileSetup: fileAfter }));
+  it("falls back to the file as set up when the run left it unchanged, and says when it is gone", async () => {
+    const unchanged = await compareTarget(input({ fileSetup: fileAfter }));
     expect(unchanged).toMatchObject({ source: "unchanged_file", problem: null });
-    expect(compareTarget(input({}))).toMatchObject({ agent: null, problem: expect.stringContaining("not available") });
-    expect(compareTarget(input({ fileAfter: null }))).toMatchObject({
+    expect(await compareTarget(input({}))).toMatchObject({
+      agent: null,
+      problem: expect.stringContaining("not available"),
+    });
+    expect(await compareTarget(input({ fileAfter: null }))).toMatchObject({
       agent: null,
       problem: "the agent deleted pkg/shapes.py",
     });
-    expect(compareTarget(input({ fileAfter: "x = 1\n" }))).toMatchObject({
+    expect(await compareTarget(input({ fileAfter: "x = 1\n" }))).toMatchObject({
       agent: null,
       problem: "`Circle.area` is not defined in pkg/shapes.py after the run",
     });
   });
 
-  it("reads the function-level answer from the final message's code block", () => {
+  it("reads the function-level answer from the final message's code block", async () => {
     const finalAnswer = "Here it is:\n```python\ndef area(self) -> float:\n    return math.pi * self.r ** 2\n```\n";
-    expect(compareTarget(input({ subtask: "codegen_function", finalAnswer }))).toMatchObject({
+    expect(await compareTarget(input({ subtask: "codegen_function", finalAnswer }))).toMatchObject({
       source: "answer",
       agent: "def area(self) -> float:\n    return math.pi * self.r ** 2",
       problem: null,
     });
-    expect(compareTarget(input({ subtask: "codegen_function", finalAnswer: "Done." }))).toMatchObject({
+    expect(await compareTarget(input({ subtask: "codegen_function", finalAnswer: "Done." }))).toMatchObject({
       agent: null,
       problem: "the final answer has no definition of `area`",
     });
-    expect(compareTarget(input({ subtask: "codegen_function" }))).toMatchObject({
+    expect(await compareTarget(input({ subtask: "codegen_function" }))).toMatchObject({
       problem: "the agent gave no final answer",
     });
   });
 
-  it("has nothing to compare outside code generation or without a target", () => {
-    expect(compareTarget(input({ subtask: "delete_file", fileAfter }))).toBeNull();
-    expect(compareTarget(input({ groundTruth: { ...gt, targetQualifiedName: null } }))).toBeNull();
+  it("has nothing to compare outside code generation or without a target", async () => {
+    expect(await compareTarget(input({ subtask: "delete_file", fileAfter }))).toBeNull();
+    expect(await compareTarget(input({ groundTruth: { ...gt, targetQualifiedName: null } }))).toBeNull();
   });
 
-  it("dedents by the smallest indentation, tabs counted to eight", () => {
+  it("dedents by the smallest indentation, tabs counted to eight", async () => {
     expect(dedentBlock("    a\n\n      b\n")).toBe("a\n\n  b");
     expect(dedentBlock("\tx\n        y")).toBe("x\ny");
+  });
+});
+
+describe("the run page and the Instruction Following judge", () => {
+  // The page used to find the target with a line scanner that also listed functions nested in
+  // functions: for a file whose only `helper` is inside `outer`, it showed `outer.helper` as the
+  // agent's implementation while the judge said the file has no function `helper`.
+  const nested = "def outer():\n    def helper():\n        return 1\n    return helper()\n";
+  const groundTruth: GroundTruth = {
+    ...gt,
+    originalFile: "pkg/a.py",
+    targetQualifiedName: "helper",
+    signature: "def helper():",
+    body: "    return 1",
+  };
+  const change = (after: string) => ({
+    path: "pkg/a.py",
+    kind: "updated" as const,
+    before: null,
+    after: Buffer.from(after),
+  });
+
+  it.each([
+    ["a function nested in another", nested, null, "violated", "`pkg/a.py` has no function `helper`"],
+    [
+      "a decorated function after a def inside a string",
+      's = """\ndef helper():\n"""\n\n@cache\ndef helper():\n    return 2\n',
+      "def helper():\n    return 2",
+      "not_violated",
+      "`helper` is implemented in `pkg/a.py` and the file parses",
+    ],
+    // The page still shows a function with a syntax error; the judge says the file does not parse.
+    [
+      "a def missing its colon",
+      "def helper()\n    return 1\n",
+      "def helper()\n    return 1",
+      "violated",
+      "`pkg/a.py` does not parse",
+    ],
+  ])("agree on %s", async (_label, after, agent, value, rationale) => {
+    const page = await compareTarget(input({ groundTruth, fileAfter: after }));
+    const judged = await instructionFollowingMetric(evaluationInput({ groundTruth, changes: [change(after)] }));
+    expect(page?.agent ?? null).toBe(agent);
+    expect([judged.value, judged.rationale]).toEqual([value, rationale]);
   });
 });

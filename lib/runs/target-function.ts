@@ -4,7 +4,8 @@
  * agent's version is the function in its final answer (function level) or in the target file as
  * the run left it (file and repository level). Both are shown dedented, to diff cleanly.
  */
-import { outlineDefinitions, type OutlineDefinition } from "@/lib/analysis/python-outline";
+import { findFunction, outlinePython } from "@/lib/analysis/python-definitions";
+import { expandTabs, leadingWhitespace, removeIndent } from "@/lib/analysis/python-strings";
 import { codeCandidates } from "@/lib/analysis/snippet";
 import type { GroundTruth } from "@/lib/benchmark/schema";
 
@@ -32,31 +33,13 @@ export interface TargetInput {
   finalAnswer: string | null;
 }
 
-function indentWidth(line: string): number {
-  let width = 0;
-  for (const c of line) {
-    if (c === " ") width += 1;
-    else if (c === "\t") width += 8 - (width % 8);
-    else break;
-  }
-  return width;
-}
-
 /** Removes the smallest indentation of the non-blank lines from each line. */
 export function dedentBlock(text: string): string {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const widths = lines.filter((l) => l.trim() !== "").map(indentWidth);
+  const widths = lines.filter((l) => l.trim() !== "").map((l) => expandTabs(leadingWhitespace(l)).length);
   const common = widths.length === 0 ? 0 : Math.min(...widths);
   return lines
-    .map((line) => {
-      let removed = 0;
-      let i = 0;
-      while (i < line.length && removed < common && (line[i] === " " || line[i] === "\t")) {
-        removed = line[i] === "\t" ? removed + 8 - (removed % 8) : removed + 1;
-        i += 1;
-      }
-      return line.slice(i);
-    })
+    .map((line) => removeIndent(line, common))
     .join("\n")
     .replace(/\n+$/, "");
 }
@@ -67,27 +50,17 @@ export function groundTruthFunction(gt: GroundTruth): string {
   return dedentBlock([gt.signature, docstring, gt.body].filter((part): part is string => !!part).join("\n"));
 }
 
-function pick(definitions: readonly OutlineDefinition[], target: string): OutlineDefinition | null {
-  const name = target.split(".").at(-1) ?? target;
-  const functions = definitions.filter((d) => d.kind === "def");
-  return (
-    functions.find((d) => d.qualifiedName === target) ??
-    functions.find((d) => target.endsWith(`.${d.qualifiedName}`) || d.qualifiedName.endsWith(`.${target}`)) ??
-    functions.find((d) => d.name === name) ??
-    null
-  );
-}
-
 /** The target's lines in `source` (from its decorators when `withDecorators`), dedented; null when absent. */
-export function extractFunction(source: string, target: string, withDecorators: boolean): string | null {
-  const definition = pick(outlineDefinitions(source), target);
+export async function extractFunction(source: string, target: string, withDecorators: boolean): Promise<string | null> {
+  const text = source.replace(/\r\n?/g, "\n");
+  const definition = findFunction(await outlinePython(text), target);
   if (!definition) return null;
-  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const lines = text.split("\n");
   const start = withDecorators ? definition.startLine : definition.defLine;
   return dedentBlock(lines.slice(start - 1, definition.endLine).join("\n"));
 }
 
-export function compareTarget(input: TargetInput): TargetComparison | null {
+export async function compareTarget(input: TargetInput): Promise<TargetComparison | null> {
   const gt = input.groundTruth;
   const target = gt.targetQualifiedName;
   const file = gt.originalFile;
@@ -101,7 +74,7 @@ export function compareTarget(input: TargetInput): TargetComparison | null {
     const result = { ...base, source: "answer" as const };
     if (!input.finalAnswer?.trim()) return { ...result, agent: null, problem: "the agent gave no final answer" };
     for (const code of codeCandidates(input.finalAnswer)) {
-      const agent = extractFunction(code, target, withDecorators);
+      const agent = await extractFunction(code, target, withDecorators);
       if (agent !== null) return { ...result, agent, problem: null };
     }
     return { ...result, agent: null, problem: `the final answer has no definition of \`${name}\`` };
@@ -113,7 +86,7 @@ export function compareTarget(input: TargetInput): TargetComparison | null {
   if (text === null) {
     return { ...base, source, agent: null, problem: `the task's version of ${file} is not available` };
   }
-  const agent = extractFunction(text, target, withDecorators);
+  const agent = await extractFunction(text, target, withDecorators);
   return agent === null
     ? { ...base, source, agent: null, problem: `\`${target}\` is not defined in ${file} after the run` }
     : { ...base, source, agent, problem: null };

@@ -20,7 +20,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const rawId = (await params).id;
   await requireReader("dashboard", `/runs/${rawId}`);
   const id = safeDecode(rawId);
-  const run = id === null ? null : getRunDetail(getAppDb(), id);
+  const run = id === null ? null : await getRunDetail(getAppDb(), id);
   if (!run) notFound();
   // The case-study section is admin-only once a study is active (viewers read the run, not the notes).
   const showCaseStudy = await canRead("case-studies");

@@ -76,7 +76,7 @@ export async function codeLevelMetrics(input: EvaluationInput): Promise<VerdictD
       let modified: string | Buffer | null;
       if (input.subtask === "codegen_function") {
         if (!input.finalAnswer) return allNotApplicable("no answer to merge into the file");
-        const merged = mergeSnippet(original, input.finalAnswer, target);
+        const merged = await mergeSnippet(original, input.finalAnswer, target);
         if ("problem" in merged) return allNotApplicable(`the answer cannot be merged: ${merged.problem}`);
         modified = merged.merged;
       } else {

@@ -72,7 +72,7 @@ export async function instructionFollowingMetric(input: EvaluationInput): Promis
           ? verdict(IF, "not_violated", `the answer defines \`${name}\` (its file is not available to check more)`)
           : verdict(IF, "violated", `the answer does not define \`${name}\``);
       }
-      const merged = mergeSnippet(original, input.finalAnswer, target);
+      const merged = await mergeSnippet(original, input.finalAnswer, target);
       if ("problem" in merged) return verdict(IF, "violated", merged.problem);
       return implementedIn(merged.merged, target, "the answer merged into the file");
     }

@@ -32,7 +32,7 @@ export default async function LabelingPage({ params }: { params: Promise<{ setId
   if (!Number.isInteger(setId) || setId <= 0 || runId === null) notFound();
   let item: LabelingItem;
   try {
-    item = loadLabelingItem(getAppDb(), setId, runId, user.id);
+    item = await loadLabelingItem(getAppDb(), setId, runId, user.id);
   } catch (error) {
     if (isAppError(error) && (error.code === "FORBIDDEN" || error.code === "NOT_FOUND")) {
       return <ErrorState title="You cannot label this item" errors={[error.message]} />;
