@@ -3,7 +3,8 @@ import { exportLabels, parseLabelsExport } from "@/lib/agreement/export";
 import { computeAgreementReport } from "@/lib/agreement/report";
 import type { HumanLabel } from "@/lib/agreement/study-schema";
 import { isAppError } from "@/lib/errors/app-error";
-import { runIdOf, seedStudy } from "./agreement.fixture";
+import { METRIC_IDS } from "@/lib/metrics/catalog";
+import { NOT_APPLICABLE_ON_EVEN, runIdOf, seedStudy } from "./agreement.fixture";
 import { loadLabelingItem, saveLabel, submitItem } from "./agreement-labels";
 import {
   adjudicationQueue,
@@ -73,8 +74,10 @@ describe("reportInput", () => {
       strata: ["subtask", "framework", "model"],
     });
     expect(input.items.map((i) => i.position)).toEqual([0, 1, 2, 3]);
-    expect(input.items.find((i) => i.runId === runIdOf(0))!.metrics).toHaveLength(9);
-    expect(input.items.find((i) => i.runId === runIdOf(1))!.metrics).toHaveLength(11);
+    const all = METRIC_IDS.length;
+    const even = all - NOT_APPLICABLE_ON_EVEN.length;
+    expect(input.items.find((i) => i.runId === runIdOf(0))!.metrics).toHaveLength(even);
+    expect(input.items.find((i) => i.runId === runIdOf(1))!.metrics).toHaveLength(all);
     expect(input.annotators.map((a) => a.username)).toEqual(["ann", "bob", "cat"]);
     expect(input.judges.map((j) => [j.id, j.name, j.promptVersion])).toEqual([
       [s.ruleJudgeId, "rules", "rules-v1"],
@@ -82,8 +85,8 @@ describe("reportInput", () => {
     ]);
     // cat's labels of r0 are a draft: not in the report
     expect(input.labels.filter((l) => l.runId === runIdOf(0) && l.userId === s.users.cat)).toEqual([]);
-    expect(input.labels).toHaveLength(9 * 2 + 11 * 3 + 9 * 3 + 11 * 3);
-    expect(input.verdicts).toHaveLength(4 * 11 * 2);
+    expect(input.labels).toHaveLength(even * 2 + all * 3 + even * 3 + all * 3);
+    expect(input.verdicts).toHaveLength(4 * all * 2);
   });
 });
 
