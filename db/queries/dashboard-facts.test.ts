@@ -21,7 +21,7 @@ function verdict(metric: MetricId, value: "violated" | "not_violated" | "not_app
 const judgeA = { kind: "rule" as const, name: "rule", provider: "", model: "", promptVersion: "1" };
 const judgeB = { kind: "llm" as const, name: "gemini", provider: "gemini", model: "m", promptVersion: "1" };
 
-describe("derived dashboard tables (migration 0002 triggers)", () => {
+describe("derived dashboard tables (the triggers of migrations 0002 and 0006)", () => {
   it("gives every imported run one run_facts row with its instance and configuration", () => {
     const db = createDb(":memory:");
     const { runId } = importSynthetic(db, 0);
@@ -40,7 +40,7 @@ describe("derived dashboard tables (migration 0002 triggers)", () => {
     });
   });
 
-  it("sets bit k of the masks for METRIC_IDS[k], whatever order the migration's SQL lists them in", () => {
+  it("sets each metric's catalog bit in the masks, for every metric of the catalog", () => {
     const db = createDb(":memory:");
     const { runId } = importSynthetic(db, 1);
     const judgeId = ensureJudge(db, judgeA);
