@@ -151,11 +151,6 @@ export function deleteSession(db: Db, token: string): void {
     .run();
 }
 
-/** Ends every session of an account; returns how many there were. */
-export function deleteUserSessions(db: Db, userId: number): number {
-  return db.delete(t.sessions).where(eq(t.sessions.userId, userId)).run().changes;
-}
-
 /** Drops sessions that expired (a housekeeping step on sign-in); returns how many. */
 export function deleteExpiredSessions(db: Db, now = new Date()): number {
   return db.delete(t.sessions).where(lte(t.sessions.expiresAt, now.toISOString())).run().changes;

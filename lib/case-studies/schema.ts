@@ -48,8 +48,6 @@ export const TagSchema = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
-export const TagListSchema = z.array(TagSchema).max(TAGS_MAX);
-
 const tagsInput = z
   .string({ error: "Tags must be text" })
   .max(TAGS_INPUT_MAX, `Tags: at most ${TAGS_INPUT_MAX.toLocaleString("en")} characters of input`)

@@ -5,7 +5,7 @@ import { TrajectoryStepSchema } from "@/lib/bundle/schema";
 import { stepActions } from "@/lib/judge/rules/file-actions";
 import { describeWithTestData } from "@/lib/test-support/test-data";
 import { normalizeClaudeCode } from "./claude-code";
-import { normalizeCodexExec, normalizeCodexRollout } from "./codex";
+import { normalizeCodexExec } from "./codex";
 import { normalizeGeminiSession, normalizeGeminiStream, withSessionExitCodes } from "./gemini-cli";
 import type { NormalizedTranscript } from "./types";
 
@@ -103,19 +103,6 @@ describe("Codex transcripts", () => {
     expect(result.finalAnswer).toBe("Done: created hello.txt and printed it.");
     expect(result.usage).toMatchObject({ inputTokens: 300, outputTokens: 60 });
     expect(result.sessionId).toBe("01a2363f-61eb-7492-a582-d375c432ba5e");
-  });
-
-  it("normalizes the rollout: the user's task, exec_command calls with exit codes, no injected context", () => {
-    const result = normalizeCodexRollout(read("codex/generated_rollout.jsonl"), "rollout");
-    expectValidSteps(result);
-    expect(result.steps[0]).toMatchObject({ kind: "message", role: "user", text: "Create hello.txt then show it" });
-    const shells = result.steps.filter((s) => s.kind === "shell");
-    expect(shells.map((s) => s.kind === "shell" && [s.command, s.exitCode])).toEqual([
-      ["printf 'hello from mock\\n' > hello.txt", 0],
-      ["cat hello.txt && ls", 0],
-    ]);
-    expect(result.models).toEqual(["mock-model"]);
-    expect(result.usage).toMatchObject({ inputTokens: 300, outputTokens: 60 });
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * The judge's response cache: the key names everything that determines the answer (prompt
  * version, model, and the exact request: system, user message, schema, generation settings), so
- * identical requests are answered once. The store is the caller's (memory here; the database via
- * db/); entries that fail validation are treated as misses.
+ * identical requests are answered once. The store is the caller's (the database via db/; a Map in
+ * tests); entries that fail validation are treated as misses.
  */
 import { createHash } from "node:crypto";
 import type { LlmRequest } from "@/lib/llm/schema";
@@ -29,18 +29,4 @@ export async function readCache(cache: JudgeCache, key: string): Promise<CachedR
   if (value === null) return null;
   const parsed = CachedResponseSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
-}
-
-/** An in-process cache (tests, single CLI runs). */
-export function createMemoryJudgeCache(): JudgeCache & { readonly size: number } {
-  const entries = new Map<string, CachedResponse>();
-  return {
-    get: async (key) => entries.get(key) ?? null,
-    set: async (key, value) => {
-      entries.set(key, value);
-    },
-    get size() {
-      return entries.size;
-    },
-  };
 }

@@ -4,7 +4,7 @@ import { isAppError } from "@/lib/errors/app-error";
 import { evaluationInput } from "@/lib/judge/input.fixture";
 import { createGeminiProvider } from "@/lib/llm/gemini";
 import { startMockGeminiServer, type MockGeminiServer, type MockResponder } from "@/lib/llm/mock-gemini-server";
-import { createMemoryJudgeCache } from "./cache";
+import { createMemoryJudgeCache } from "./cache.fixture";
 import { createLlmJudge, type LlmJudgeOptions } from "./llm-judge";
 import { LLM_JUDGED_METRICS } from "./schema";
 
