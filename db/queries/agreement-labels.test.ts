@@ -5,14 +5,14 @@ import { isAppError } from "@/lib/errors/app-error";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import * as t from "../schema";
 import { NOT_APPLICABLE_ON_EVEN, runIdOf, seedStudy, type StudyFixture } from "./agreement.fixture";
-import { clearLabel, loadLabelingItem, loadRevealed, saveLabel, submitItem } from "./agreement-labels";
+import { loadLabelingItem, loadRevealed, saveLabel, submitItem } from "./agreement-labels";
 import { annotatorQueue, listAnnotatorSets } from "./agreement-queue";
 import { createAgreementSet, getAgreementSet } from "./agreement-sets";
 
-async function expectError(run: () => unknown, code: string, fragment: string): Promise<void> {
+function expectError(run: () => unknown, code: string, fragment: string): void {
   let caught: unknown;
   try {
-    await run();
+    run();
   } catch (error) {
     caught = error;
   }
@@ -39,7 +39,7 @@ function study(options: { revealAfterSubmit?: boolean } = {}) {
 }
 
 /** Labels every metric the item asks about, then submits it. */
-async function labelAndSubmit(
+function labelAndSubmit(
   f: StudyFixture,
   setId: number,
   runId: string,
@@ -47,13 +47,12 @@ async function labelAndSubmit(
   value: HumanLabel = "not_violated",
 ) {
   const ref = { setId, runId, userId };
-  for (const metric of (await loadLabelingItem(f.db, setId, runId, userId)).metrics)
-    saveLabel(f.db, ref, { metric, value });
+  for (const metric of loadLabelingItem(f.db, setId, runId, userId).metrics) saveLabel(f.db, ref, { metric, value });
   return submitItem(f.db, ref, NOW);
 }
 
 describe("loadLabelingItem", () => {
-  it("gives the annotator the run without verdicts, the metrics that apply and their own labels only", async () => {
+  it("gives the annotator the run without verdicts, the metrics that apply and their own labels only", () => {
     const s = study();
     const even = runIdOf(0);
     saveLabel(s.db, { setId: s.set.id, runId: even, userId: s.users.bob }, { metric: "syntax", value: "violated" });
@@ -62,7 +61,7 @@ describe("loadLabelingItem", () => {
       { setId: s.set.id, runId: even, userId: s.users.ann },
       { metric: "context", value: "cannot_tell", note: "?" },
     );
-    const item = await loadLabelingItem(s.db, s.set.id, even, s.users.ann);
+    const item = loadLabelingItem(s.db, s.set.id, even, s.users.ann);
     expect(item.metrics).toEqual(METRIC_IDS.filter((m) => !NOT_APPLICABLE_ON_EVEN.includes(m)));
     expect(item.labels).toEqual([
       { metric: "context", value: "cannot_tell", note: "?", updatedAt: expect.any(String) },
@@ -72,21 +71,13 @@ describe("loadLabelingItem", () => {
     expect(item).toMatchObject({ total: 4, submittedAt: null, canReveal: false, set: { name: "pilot" } });
     expect(item.ordinal).toBe(s.order.indexOf(even) + 1);
     // an odd run asks about all eleven metrics
-    expect((await loadLabelingItem(s.db, s.set.id, runIdOf(1), s.users.ann)).metrics).toEqual([...METRIC_IDS]);
+    expect(loadLabelingItem(s.db, s.set.id, runIdOf(1), s.users.ann).metrics).toEqual([...METRIC_IDS]);
   });
 
-  it("refuses a user the item is not assigned to", async () => {
+  it("refuses a user the item is not assigned to", () => {
     const s = study();
-    await expectError(
-      () => loadLabelingItem(s.db, s.set.id, runIdOf(0), s.users.viewer),
-      "FORBIDDEN",
-      "not assigned to you",
-    );
-    await expectError(
-      () => loadLabelingItem(s.db, s.set.id, runIdOf(0), s.users.admin),
-      "FORBIDDEN",
-      "not assigned to you",
-    );
+    expectError(() => loadLabelingItem(s.db, s.set.id, runIdOf(0), s.users.viewer), "FORBIDDEN", "not assigned to you");
+    expectError(() => loadLabelingItem(s.db, s.set.id, runIdOf(0), s.users.admin), "FORBIDDEN", "not assigned to you");
     // one annotator per item: ann may not open bob's item
     const solo = createAgreementSet(s.db, {
       name: "solo",
@@ -96,19 +87,19 @@ describe("loadLabelingItem", () => {
       annotatorsPerItem: 1,
     });
     const bobs = annotatorQueue(s.db, solo.id, s.users.bob).items[0]!.runId;
-    await expectError(() => loadLabelingItem(s.db, solo.id, bobs, s.users.ann), "FORBIDDEN", "not assigned to you");
-    await expectError(
+    expectError(() => loadLabelingItem(s.db, solo.id, bobs, s.users.ann), "FORBIDDEN", "not assigned to you");
+    expectError(
       () =>
         saveLabel(s.db, { setId: solo.id, runId: bobs, userId: s.users.ann }, { metric: "syntax", value: "violated" }),
       "FORBIDDEN",
       "not assigned to you",
     );
-    await expectError(() => loadRevealed(s.db, solo.id, bobs, s.users.ann), "FORBIDDEN", "not assigned to you");
+    expectError(() => loadRevealed(s.db, solo.id, bobs, s.users.ann), "FORBIDDEN", "not assigned to you");
   });
 });
 
 describe("saveLabel", () => {
-  it("upserts one metric, keeping the rationale unless a new one is given", async () => {
+  it("upserts one metric, keeping the rationale unless a new one is given", () => {
     const s = study();
     const ref = { setId: s.set.id, runId: runIdOf(1), userId: s.users.ann };
     saveLabel(s.db, ref, { metric: "file_read", value: "violated", note: "never read utils.py" }, NOW);
@@ -120,24 +111,22 @@ describe("saveLabel", () => {
       updatedAt: "2026-12-02T10:01:00.000Z",
     });
     expect(saveLabel(s.db, ref, { metric: "file_read", value: "not_violated", note: "" }).note).toBe("");
-    expect(clearLabel(s.db, ref, "file_read")).toBe(true);
-    expect(clearLabel(s.db, ref, "file_read")).toBe(false);
   });
 
-  it("validates the value and refuses a metric the item does not ask about", async () => {
+  it("validates the value and refuses a metric the item does not ask about", () => {
     const s = study();
     const ref = { setId: s.set.id, runId: runIdOf(0), userId: s.users.ann };
-    await expectError(
+    expectError(
       () => saveLabel(s.db, ref, { metric: "syntax", value: "maybe" as "violated" }),
       "INVALID_INPUT",
       "label: value must be violated, not_violated or cannot_tell",
     );
-    await expectError(
+    expectError(
       () => saveLabel(s.db, ref, { metric: "speed" as "syntax", value: "violated" }),
       "INVALID_INPUT",
       "label: metric",
     );
-    await expectError(
+    expectError(
       () => saveLabel(s.db, ref, { metric: "signature", value: "violated" }),
       "INVALID_INPUT",
       "metric signature does not apply",
@@ -146,31 +135,30 @@ describe("saveLabel", () => {
 });
 
 describe("submitItem", () => {
-  it("refuses until every applicable metric is labeled, then freezes the labels", async () => {
+  it("refuses until every applicable metric is labeled, then freezes the labels", () => {
     const s = study();
     const ref = { setId: s.set.id, runId: runIdOf(0), userId: s.users.ann };
     saveLabel(s.db, ref, { metric: "syntax", value: "violated" });
-    await expectError(() => submitItem(s.db, ref), "INVALID_INPUT", "missing: context, file_create");
-    const result = await labelAndSubmit(s, s.set.id, runIdOf(0), s.users.ann);
+    expectError(() => submitItem(s.db, ref), "INVALID_INPUT", "missing: context, file_create");
+    const result = labelAndSubmit(s, s.set.id, runIdOf(0), s.users.ann);
     expect(result).toMatchObject({ submittedAt: NOW, alreadySubmitted: false });
     expect(result.nextRunId).toBe(s.order.find((runId) => runId !== runIdOf(0)));
     expect(submitItem(s.db, ref, "2027-01-01T00:00:00.000Z")).toMatchObject({
       submittedAt: NOW,
       alreadySubmitted: true,
     });
-    await expectError(
+    expectError(
       () => saveLabel(s.db, ref, { metric: "syntax", value: "not_violated" }),
       "CONFLICT",
       "already submitted",
     );
-    await expectError(() => clearLabel(s.db, ref, "syntax"), "CONFLICT", "already submitted");
   });
 
-  it("tracks progress, resumes at the first open item and marks the annotator finished", async () => {
+  it("tracks progress, resumes at the first open item and marks the annotator finished", () => {
     const s = study();
     const [first, second, third, fourth] = s.order as [string, string, string, string];
     saveLabel(s.db, { setId: s.set.id, runId: second, userId: s.users.ann }, { metric: "syntax", value: "violated" });
-    await labelAndSubmit(s, s.set.id, first, s.users.ann);
+    labelAndSubmit(s, s.set.id, first, s.users.ann);
     const queue = annotatorQueue(s.db, s.set.id, s.users.ann);
     expect(queue.items.map((i) => [i.ordinal, i.status])).toEqual([
       [1, "submitted"],
@@ -183,27 +171,27 @@ describe("submitItem", () => {
     expect(listAnnotatorSets(s.db, s.users.ann)).toEqual([
       { id: s.set.id, name: "pilot", revealAfterSubmit: true, assigned: 4, submitted: 1, nextRunId: second },
     ]);
-    for (const runId of [second, third, fourth]) await labelAndSubmit(s, s.set.id, runId, s.users.ann);
+    for (const runId of [second, third, fourth]) labelAndSubmit(s, s.set.id, runId, s.users.ann);
     const progress = getAgreementSet(s.db, s.set.id).annotators.find((a) => a.username === "ann");
     expect(progress).toMatchObject({ assigned: 4, submitted: 4, finishedAt: NOW });
     expect(annotatorQueue(s.db, s.set.id, s.users.ann).nextRunId).toBeNull();
-    await expectError(() => annotatorQueue(s.db, s.set.id, s.users.viewer), "FORBIDDEN", "not an annotator");
+    expectError(() => annotatorQueue(s.db, s.set.id, s.users.viewer), "FORBIDDEN", "not an annotator");
     expect(listAnnotatorSets(s.db, s.users.viewer)).toEqual([]);
   });
 });
 
 describe("loadRevealed", () => {
-  it("shows nothing before the annotator submits", async () => {
+  it("shows nothing before the annotator submits", () => {
     const s = study();
-    await expectError(() => loadRevealed(s.db, s.set.id, runIdOf(1), s.users.ann), "FORBIDDEN", "submit this item");
+    expectError(() => loadRevealed(s.db, s.set.id, runIdOf(1), s.users.ann), "FORBIDDEN", "submit this item");
   });
 
-  it("after submit shows the judges and the others who submitted, never their drafts", async () => {
+  it("after submit shows the judges and the others who submitted, never their drafts", () => {
     const s = study();
     const runId = runIdOf(1);
-    await labelAndSubmit(s, s.set.id, runId, s.users.bob, "violated");
+    labelAndSubmit(s, s.set.id, runId, s.users.bob, "violated");
     saveLabel(s.db, { setId: s.set.id, runId, userId: s.users.cat }, { metric: "syntax", value: "cannot_tell" });
-    await labelAndSubmit(s, s.set.id, runId, s.users.ann);
+    labelAndSubmit(s, s.set.id, runId, s.users.ann);
     const revealed = loadRevealed(s.db, s.set.id, runId, s.users.ann);
     expect(revealed.others.map((o) => o.username)).toEqual(["bob"]);
     expect(revealed.others[0]!.labels).toHaveLength(11);
@@ -213,11 +201,11 @@ describe("loadRevealed", () => {
     expect(syntax).toMatchObject({ votes: { violated: 1, notViolated: 1, cannotTell: 0 }, kind: "tie" });
   });
 
-  it("stays closed in a set that does not reveal", async () => {
+  it("stays closed in a set that does not reveal", () => {
     const s = study({ revealAfterSubmit: false });
-    await labelAndSubmit(s, s.set.id, runIdOf(1), s.users.ann);
-    expect((await loadLabelingItem(s.db, s.set.id, runIdOf(1), s.users.ann)).canReveal).toBe(false);
-    await expectError(() => loadRevealed(s.db, s.set.id, runIdOf(1), s.users.ann), "FORBIDDEN", "does not reveal");
+    labelAndSubmit(s, s.set.id, runIdOf(1), s.users.ann);
+    expect(loadLabelingItem(s.db, s.set.id, runIdOf(1), s.users.ann).canReveal).toBe(false);
+    expectError(() => loadRevealed(s.db, s.set.id, runIdOf(1), s.users.ann), "FORBIDDEN", "does not reveal");
     const stored = s.db
       .select()
       .from(t.itemAssignments)

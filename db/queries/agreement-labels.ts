@@ -65,13 +65,13 @@ function ownLabels(db: Reader, ref: ItemRef): OwnLabel[] {
 }
 
 /** One item of the workspace for its annotator: the run (no verdicts), the metrics, their labels. */
-export async function loadLabelingItem(db: Db, setId: number, runId: string, userId: number): Promise<LabelingItem> {
+export function loadLabelingItem(db: Db, setId: number, runId: string, userId: number): LabelingItem {
   const ref = { setId, runId, userId };
   const set = requireSet(db, setId);
   const { submittedAt } = requireAssignment(db, ref);
   const items = ownItems(db, setId, userId);
   const index = items.findIndex((item) => item.runId === runId);
-  const detail = await getRunDetail(db, runId);
+  const detail = getRunDetail(db, runId);
   if (!detail) throw new AppError("NOT_FOUND", `run "${runId}" does not exist`);
   // The verdicts are dropped here so that no page can show them by accident before submit.
   const { verdicts: _verdicts, ...run } = detail;
@@ -198,30 +198,6 @@ export function saveLabel(db: Db, ref: ItemRef, input: LabelInput, now: string =
       const saved = ownLabels(tx, ref).find((l) => l.metric === label.metric);
       if (!saved) throw new AppError("INTERNAL", "the label was not stored");
       return saved;
-    },
-    { behavior: "immediate" },
-  );
-}
-
-/** Removes the user's label of one metric (same refusals as saveLabel); false when there was none. */
-export function clearLabel(db: Db, ref: ItemRef, metric: MetricId): boolean {
-  return db.transaction(
-    (tx) => {
-      if (requireAssignment(tx, ref).submittedAt !== null) {
-        throw new AppError("CONFLICT", `run "${ref.runId}" is already submitted; its labels are final`);
-      }
-      const deleted = tx
-        .delete(t.labels)
-        .where(
-          and(
-            eq(t.labels.setId, ref.setId),
-            eq(t.labels.runId, ref.runId),
-            eq(t.labels.userId, ref.userId),
-            eq(t.labels.metric, metric),
-          ),
-        )
-        .run();
-      return deleted.changes > 0;
     },
     { behavior: "immediate" },
   );
