@@ -9,10 +9,10 @@ import { loadLabelingItem, loadRevealed, saveLabel, submitItem } from "./agreeme
 import { annotatorQueue, listAnnotatorSets } from "./agreement-queue";
 import { createAgreementSet, getAgreementSet } from "./agreement-sets";
 
-function expectError(run: () => unknown, code: string, fragment: string): void {
+async function expectError(run: () => unknown, code: string, fragment: string): Promise<void> {
   let caught: unknown;
   try {
-    run();
+    await run();
   } catch (error) {
     caught = error;
   }
@@ -39,7 +39,7 @@ function study(options: { revealAfterSubmit?: boolean } = {}) {
 }
 
 /** Labels every metric the item asks about, then submits it. */
-function labelAndSubmit(
+async function labelAndSubmit(
   f: StudyFixture,
   setId: number,
   runId: string,
@@ -47,12 +47,13 @@ function labelAndSubmit(
   value: HumanLabel = "not_violated",
 ) {
   const ref = { setId, runId, userId };
-  for (const metric of loadLabelingItem(f.db, setId, runId, userId).metrics) saveLabel(f.db, ref, { metric, value });
+  for (const metric of (await loadLabelingItem(f.db, setId, runId, userId)).metrics)
+    saveLabel(f.db, ref, { metric, value });
   return submitItem(f.db, ref, NOW);
 }
 
 describe("loadLabelingItem", () => {
-  it("gives the annotator the run without verdicts, the metrics that apply and their own labels only", () => {
+  it("gives the annotator the run without verdicts, the metrics that apply and their own labels only", async () => {
     const s = study();
     const even = runIdOf(0);
     saveLabel(s.db, { setId: s.set.id, runId: even, userId: s.users.bob }, { metric: "syntax", value: "violated" });
@@ -61,7 +62,7 @@ describe("loadLabelingItem", () => {
       { setId: s.set.id, runId: even, userId: s.users.ann },
       { metric: "context", value: "cannot_tell", note: "?" },
     );
-    const item = loadLabelingItem(s.db, s.set.id, even, s.users.ann);
+    const item = await loadLabelingItem(s.db, s.set.id, even, s.users.ann);
     expect(item.metrics).toEqual(METRIC_IDS.filter((m) => !NOT_APPLICABLE_ON_EVEN.includes(m)));
     expect(item.labels).toEqual([
       { metric: "context", value: "cannot_tell", note: "?", updatedAt: expect.any(String) },
@@ -71,13 +72,21 @@ describe("loadLabelingItem", () => {
     expect(item).toMatchObject({ total: 4, submittedAt: null, canReveal: false, set: { name: "pilot" } });
     expect(item.ordinal).toBe(s.order.indexOf(even) + 1);
     // an odd run asks about all eleven metrics
-    expect(loadLabelingItem(s.db, s.set.id, runIdOf(1), s.users.ann).metrics).toEqual([...METRIC_IDS]);
+    expect((await loadLabelingItem(s.db, s.set.id, runIdOf(1), s.users.ann)).metrics).toEqual([...METRIC_IDS]);
   });
 
-  it("refuses a user the item is not assigned to", () => {
+  it("refuses a user the item is not assigned to", async () => {
     const s = study();
-    expectError(() => loadLabelingItem(s.db, s.set.id, runIdOf(0), s.users.viewer), "FORBIDDEN", "not assigned to you");
-    expectError(() => loadLabelingItem(s.db, s.set.id, runIdOf(0), s.users.admin), "FORBIDDEN", "not assigned to you");
+    await expectError(
+      () => loadLabelingItem(s.db, s.set.id, runIdOf(0), s.users.viewer),
+      "FORBIDDEN",
+      "not assigned to you",
+    );
+    await expectError(
+      () => loadLabelingItem(s.db, s.set.id, runIdOf(0), s.users.admin),
+      "FORBIDDEN",
+      "not assigned to you",
+    );
     // one annotator per item: ann may not open bob's item
     const solo = createAgreementSet(s.db, {
       name: "solo",
@@ -87,19 +96,19 @@ describe("loadLabelingItem", () => {
       annotatorsPerItem: 1,
     });
     const bobs = annotatorQueue(s.db, solo.id, s.users.bob).items[0]!.runId;
-    expectError(() => loadLabelingItem(s.db, solo.id, bobs, s.users.ann), "FORBIDDEN", "not assigned to you");
-    expectError(
+    await expectError(() => loadLabelingItem(s.db, solo.id, bobs, s.users.ann), "FORBIDDEN", "not assigned to you");
+    await expectError(
       () =>
         saveLabel(s.db, { setId: solo.id, runId: bobs, userId: s.users.ann }, { metric: "syntax", value: "violated" }),
       "FORBIDDEN",
       "not assigned to you",
     );
-    expectError(() => loadRevealed(s.db, solo.id, bobs, s.users.ann), "FORBIDDEN", "not assigned to you");
+    await expectError(() => loadRevealed(s.db, solo.id, bobs, s.users.ann), "FORBIDDEN", "not assigned to you");
   });
 });
 
 describe("saveLabel", () => {
-  it("upserts one metric, keeping the rationale unless a new one is given", () => {
+  it("upserts one metric, keeping the rationale unless a new one is given", async () => {
     const s = study();
     const ref = { setId: s.set.id, runId: runIdOf(1), userId: s.users.ann };
     saveLabel(s.db, ref, { metric: "file_read", value: "violated", note: "never read utils.py" }, NOW);
@@ -113,20 +122,20 @@ describe("saveLabel", () => {
     expect(saveLabel(s.db, ref, { metric: "file_read", value: "not_violated", note: "" }).note).toBe("");
   });
 
-  it("validates the value and refuses a metric the item does not ask about", () => {
+  it("validates the value and refuses a metric the item does not ask about", async () => {
     const s = study();
     const ref = { setId: s.set.id, runId: runIdOf(0), userId: s.users.ann };
-    expectError(
+    await expectError(
       () => saveLabel(s.db, ref, { metric: "syntax", value: "maybe" as "violated" }),
       "INVALID_INPUT",
       "label: value must be violated, not_violated or cannot_tell",
     );
-    expectError(
+    await expectError(
       () => saveLabel(s.db, ref, { metric: "speed" as "syntax", value: "violated" }),
       "INVALID_INPUT",
       "label: metric",
     );
-    expectError(
+    await expectError(
       () => saveLabel(s.db, ref, { metric: "signature", value: "violated" }),
       "INVALID_INPUT",
       "metric signature does not apply",
@@ -135,30 +144,30 @@ describe("saveLabel", () => {
 });
 
 describe("submitItem", () => {
-  it("refuses until every applicable metric is labeled, then freezes the labels", () => {
+  it("refuses until every applicable metric is labeled, then freezes the labels", async () => {
     const s = study();
     const ref = { setId: s.set.id, runId: runIdOf(0), userId: s.users.ann };
     saveLabel(s.db, ref, { metric: "syntax", value: "violated" });
-    expectError(() => submitItem(s.db, ref), "INVALID_INPUT", "missing: context, file_create");
-    const result = labelAndSubmit(s, s.set.id, runIdOf(0), s.users.ann);
+    await expectError(() => submitItem(s.db, ref), "INVALID_INPUT", "missing: context, file_create");
+    const result = await labelAndSubmit(s, s.set.id, runIdOf(0), s.users.ann);
     expect(result).toMatchObject({ submittedAt: NOW, alreadySubmitted: false });
     expect(result.nextRunId).toBe(s.order.find((runId) => runId !== runIdOf(0)));
     expect(submitItem(s.db, ref, "2027-01-01T00:00:00.000Z")).toMatchObject({
       submittedAt: NOW,
       alreadySubmitted: true,
     });
-    expectError(
+    await expectError(
       () => saveLabel(s.db, ref, { metric: "syntax", value: "not_violated" }),
       "CONFLICT",
       "already submitted",
     );
   });
 
-  it("tracks progress, resumes at the first open item and marks the annotator finished", () => {
+  it("tracks progress, resumes at the first open item and marks the annotator finished", async () => {
     const s = study();
     const [first, second, third, fourth] = s.order as [string, string, string, string];
     saveLabel(s.db, { setId: s.set.id, runId: second, userId: s.users.ann }, { metric: "syntax", value: "violated" });
-    labelAndSubmit(s, s.set.id, first, s.users.ann);
+    await labelAndSubmit(s, s.set.id, first, s.users.ann);
     const queue = annotatorQueue(s.db, s.set.id, s.users.ann);
     expect(queue.items.map((i) => [i.ordinal, i.status])).toEqual([
       [1, "submitted"],
@@ -171,27 +180,27 @@ describe("submitItem", () => {
     expect(listAnnotatorSets(s.db, s.users.ann)).toEqual([
       { id: s.set.id, name: "pilot", revealAfterSubmit: true, assigned: 4, submitted: 1, nextRunId: second },
     ]);
-    for (const runId of [second, third, fourth]) labelAndSubmit(s, s.set.id, runId, s.users.ann);
+    for (const runId of [second, third, fourth]) await labelAndSubmit(s, s.set.id, runId, s.users.ann);
     const progress = getAgreementSet(s.db, s.set.id).annotators.find((a) => a.username === "ann");
     expect(progress).toMatchObject({ assigned: 4, submitted: 4, finishedAt: NOW });
     expect(annotatorQueue(s.db, s.set.id, s.users.ann).nextRunId).toBeNull();
-    expectError(() => annotatorQueue(s.db, s.set.id, s.users.viewer), "FORBIDDEN", "not an annotator");
+    await expectError(() => annotatorQueue(s.db, s.set.id, s.users.viewer), "FORBIDDEN", "not an annotator");
     expect(listAnnotatorSets(s.db, s.users.viewer)).toEqual([]);
   });
 });
 
 describe("loadRevealed", () => {
-  it("shows nothing before the annotator submits", () => {
+  it("shows nothing before the annotator submits", async () => {
     const s = study();
-    expectError(() => loadRevealed(s.db, s.set.id, runIdOf(1), s.users.ann), "FORBIDDEN", "submit this item");
+    await expectError(() => loadRevealed(s.db, s.set.id, runIdOf(1), s.users.ann), "FORBIDDEN", "submit this item");
   });
 
-  it("after submit shows the judges and the others who submitted, never their drafts", () => {
+  it("after submit shows the judges and the others who submitted, never their drafts", async () => {
     const s = study();
     const runId = runIdOf(1);
-    labelAndSubmit(s, s.set.id, runId, s.users.bob, "violated");
+    await labelAndSubmit(s, s.set.id, runId, s.users.bob, "violated");
     saveLabel(s.db, { setId: s.set.id, runId, userId: s.users.cat }, { metric: "syntax", value: "cannot_tell" });
-    labelAndSubmit(s, s.set.id, runId, s.users.ann);
+    await labelAndSubmit(s, s.set.id, runId, s.users.ann);
     const revealed = loadRevealed(s.db, s.set.id, runId, s.users.ann);
     expect(revealed.others.map((o) => o.username)).toEqual(["bob"]);
     expect(revealed.others[0]!.labels).toHaveLength(11);
@@ -201,11 +210,11 @@ describe("loadRevealed", () => {
     expect(syntax).toMatchObject({ votes: { violated: 1, notViolated: 1, cannotTell: 0 }, kind: "tie" });
   });
 
-  it("stays closed in a set that does not reveal", () => {
+  it("stays closed in a set that does not reveal", async () => {
     const s = study({ revealAfterSubmit: false });
-    labelAndSubmit(s, s.set.id, runIdOf(1), s.users.ann);
-    expect(loadLabelingItem(s.db, s.set.id, runIdOf(1), s.users.ann).canReveal).toBe(false);
-    expectError(() => loadRevealed(s.db, s.set.id, runIdOf(1), s.users.ann), "FORBIDDEN", "does not reveal");
+    await labelAndSubmit(s, s.set.id, runIdOf(1), s.users.ann);
+    expect((await loadLabelingItem(s.db, s.set.id, runIdOf(1), s.users.ann)).canReveal).toBe(false);
+    await expectError(() => loadRevealed(s.db, s.set.id, runIdOf(1), s.users.ann), "FORBIDDEN", "does not reveal");
     const stored = s.db
       .select()
       .from(t.itemAssignments)

@@ -65,13 +65,13 @@ function ownLabels(db: Reader, ref: ItemRef): OwnLabel[] {
 }
 
 /** One item of the workspace for its annotator: the run (no verdicts), the metrics, their labels. */
-export function loadLabelingItem(db: Db, setId: number, runId: string, userId: number): LabelingItem {
+export async function loadLabelingItem(db: Db, setId: number, runId: string, userId: number): Promise<LabelingItem> {
   const ref = { setId, runId, userId };
   const set = requireSet(db, setId);
   const { submittedAt } = requireAssignment(db, ref);
   const items = ownItems(db, setId, userId);
   const index = items.findIndex((item) => item.runId === runId);
-  const detail = getRunDetail(db, runId);
+  const detail = await getRunDetail(db, runId);
   if (!detail) throw new AppError("NOT_FOUND", `run "${runId}" does not exist`);
   // The verdicts are dropped here so that no page can show them by accident before submit.
   const { verdicts: _verdicts, ...run } = detail;
