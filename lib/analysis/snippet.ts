@@ -3,7 +3,7 @@
  * definition is put in place of the target (decorators through end) in the original file, so the
  * code-level metrics can judge the result like an edited file.
  */
-import { findFunction, outlinePython } from "./python-definitions";
+import { findFunction, outlinePython, type DefinitionOutline } from "./python-definitions";
 import { expandTabs, removeIndent } from "./python-strings";
 
 const FENCE = /^[ \t]*```[ \t]*([A-Za-z0-9_+.-]*)[^\n]*\n([\s\S]*?)(?:^[ \t]*```[ \t]*$|(?![\s\S]))/gm;
@@ -24,25 +24,34 @@ export function codeCandidates(answer: string): string[] {
   return blocks.length > 0 ? blocks : [text];
 }
 
+/** The first code block of an answer that defines the target, with that definition. */
+export async function answerDefinition(
+  answer: string,
+  target: string,
+): Promise<{ code: string; definition: DefinitionOutline } | null> {
+  for (const code of codeCandidates(answer)) {
+    if (code.trim() === "") continue;
+    const definition = findFunction(await outlinePython(code), target);
+    if (definition) return { code, definition };
+  }
+  return null;
+}
+
 export async function mergeSnippet(
   original: string,
   answer: string,
   target: string,
 ): Promise<{ merged: string } | { problem: string }> {
   const name = target.split(".").at(-1) ?? target;
-  const candidates = codeCandidates(answer).filter((code) => code.trim() !== "");
-  if (candidates.length === 0) return { problem: "the answer has no code" };
-
-  let snippet: string[] | null = null;
-  for (const code of candidates) {
-    const definition = findFunction(await outlinePython(code), target);
-    if (!definition) continue;
-    const lines = code.split("\n").slice(definition.startLine - 1, definition.endLine);
-    const width = expandTabs(definition.indent).length;
-    snippet = lines.map((line) => removeIndent(line, width));
-    break;
-  }
-  if (!snippet) return { problem: `the answer has no definition of \`${name}\`` };
+  if (codeCandidates(answer).every((code) => code.trim() === "")) return { problem: "the answer has no code" };
+  const found = await answerDefinition(answer, target);
+  if (!found) return { problem: `the answer has no definition of \`${name}\`` };
+  const { code, definition } = found;
+  const width = expandTabs(definition.indent).length;
+  const snippet = code
+    .split("\n")
+    .slice(definition.startLine - 1, definition.endLine)
+    .map((line) => removeIndent(line, width));
 
   const eol = original.includes("\r\n") ? "\r\n" : "\n";
   const text = original.replace(/\r\n?/g, "\n");

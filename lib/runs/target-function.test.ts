@@ -157,4 +157,29 @@ describe("the run page and the Instruction Following judge", () => {
     expect(page?.agent ?? null).toBe(agent);
     expect([judged.value, judged.rationale]).toEqual([value, rationale]);
   });
+
+  it.each([
+    // The judge used to match /def\s+helper\s*\(/ anywhere in the answer, prose included.
+    [
+      "a def mentioned in prose",
+      "Call `def helper():` from the loop.",
+      null,
+      "violated",
+      "the answer does not define `helper`",
+    ],
+    [
+      "a function in a code block",
+      "```python\ndef helper():\n    return 1\n```",
+      "def helper():\n    return 1",
+      "not_violated",
+      "the answer defines `helper` (its file is not available to check more)",
+    ],
+  ])("agree on a function-level answer without its file: %s", async (_label, finalAnswer, agent, value, rationale) => {
+    const page = await compareTarget(input({ subtask: "codegen_function", groundTruth, finalAnswer }));
+    const judged = await instructionFollowingMetric(
+      evaluationInput({ subtask: "codegen_function", groundTruth, finalAnswer }),
+    );
+    expect(page?.agent ?? null).toBe(agent);
+    expect([judged.value, judged.rationale]).toEqual([value, rationale]);
+  });
 });

@@ -4,9 +4,9 @@
  * agent's version is the function in its final answer (function level) or in the target file as
  * the run left it (file and repository level). Both are shown dedented, to diff cleanly.
  */
-import { findFunction, outlinePython } from "@/lib/analysis/python-definitions";
+import { findFunction, outlinePython, type DefinitionOutline } from "@/lib/analysis/python-definitions";
 import { expandTabs, leadingWhitespace, removeIndent } from "@/lib/analysis/python-strings";
-import { codeCandidates } from "@/lib/analysis/snippet";
+import { answerDefinition } from "@/lib/analysis/snippet";
 import type { GroundTruth } from "@/lib/benchmark/schema";
 
 const CODE_GENERATION = new Set(["codegen_function", "codegen_file", "codegen_repository"]);
@@ -50,14 +50,22 @@ export function groundTruthFunction(gt: GroundTruth): string {
   return dedentBlock([gt.signature, docstring, gt.body].filter((part): part is string => !!part).join("\n"));
 }
 
+/** A definition's lines in `text` (from its decorators when `withDecorators`), dedented. */
+function definitionText(text: string, definition: DefinitionOutline, withDecorators: boolean): string {
+  const start = withDecorators ? definition.startLine : definition.defLine;
+  return dedentBlock(
+    text
+      .split("\n")
+      .slice(start - 1, definition.endLine)
+      .join("\n"),
+  );
+}
+
 /** The target's lines in `source` (from its decorators when `withDecorators`), dedented; null when absent. */
 export async function extractFunction(source: string, target: string, withDecorators: boolean): Promise<string | null> {
   const text = source.replace(/\r\n?/g, "\n");
   const definition = findFunction(await outlinePython(text), target);
-  if (!definition) return null;
-  const lines = text.split("\n");
-  const start = withDecorators ? definition.startLine : definition.defLine;
-  return dedentBlock(lines.slice(start - 1, definition.endLine).join("\n"));
+  return definition ? definitionText(text, definition, withDecorators) : null;
 }
 
 export async function compareTarget(input: TargetInput): Promise<TargetComparison | null> {
@@ -73,10 +81,8 @@ export async function compareTarget(input: TargetInput): Promise<TargetCompariso
   if (input.subtask === "codegen_function") {
     const result = { ...base, source: "answer" as const };
     if (!input.finalAnswer?.trim()) return { ...result, agent: null, problem: "the agent gave no final answer" };
-    for (const code of codeCandidates(input.finalAnswer)) {
-      const agent = await extractFunction(code, target, withDecorators);
-      if (agent !== null) return { ...result, agent, problem: null };
-    }
+    const found = await answerDefinition(input.finalAnswer, target);
+    if (found) return { ...result, agent: definitionText(found.code, found.definition, withDecorators), problem: null };
     return { ...result, agent: null, problem: `the final answer has no definition of \`${name}\`` };
   }
 

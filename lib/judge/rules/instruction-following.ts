@@ -4,7 +4,7 @@
  */
 import { listFunctionDefinitions, type FunctionDefinition } from "@/lib/analysis/python-definitions";
 import { parsePython, firstSyntaxError } from "@/lib/analysis/python-parser";
-import { mergeSnippet } from "@/lib/analysis/snippet";
+import { answerDefinition, mergeSnippet } from "@/lib/analysis/snippet";
 import { stepActions } from "./file-actions";
 import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 
@@ -68,7 +68,7 @@ export async function instructionFollowingMetric(input: EvaluationInput): Promis
         return verdict(IF, "violated", "no final answer: the function was asked for as the answer");
       const original = gt.originalFile ? input.setupFiles.get(gt.originalFile) : undefined;
       if (original === undefined) {
-        return new RegExp(`def\\s+${name}\\s*\\(`).test(input.finalAnswer)
+        return (await answerDefinition(input.finalAnswer, target))
           ? verdict(IF, "not_violated", `the answer defines \`${name}\` (its file is not available to check more)`)
           : verdict(IF, "violated", `the answer does not define \`${name}\``);
       }
