@@ -2,7 +2,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exitCodeOf, type CliIo } from "@/lib/cli/run-cli";
+import { captureIo } from "@/lib/cli/cli-io.fixture";
+import { exitCodeOf } from "@/lib/cli/run-cli";
 import { AppError, isAppError } from "@/lib/errors/app-error";
 import { main } from "./analyze";
 
@@ -25,23 +26,11 @@ afterAll(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
 
-function collector(): { stream: NodeJS.WriteStream; text: () => string } {
-  let text = "";
-  const stream = {
-    isTTY: false,
-    write(chunk: string | Uint8Array) {
-      text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-      return true;
-    },
-  };
-  return { stream: stream as unknown as NodeJS.WriteStream, text: () => text };
-}
-
+/** main() as runMain runs it; an AppError is thrown, for its code and message. */
 async function run(argv: string[]): Promise<{ code: number; stdout: string }> {
-  const stdout = collector();
-  const io: CliIo = { stdout: stdout.stream, stderr: collector().stream, env: { NODE_ENV: "test" } };
+  const { io, out } = captureIo({ NODE_ENV: "test" });
   const code = await main(argv, io);
-  return { code, stdout: stdout.text() };
+  return { code, stdout: out() };
 }
 
 const at = (name: string) => path.join(root, name);

@@ -8,9 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import { afterAll, describe, expect, it } from "vitest";
-import { captureIo } from "@/lib/cli/cli-io.fixture";
-import { exitCodeOf, type CliIo } from "@/lib/cli/run-cli";
-import { AppError } from "@/lib/errors/app-error";
+import { runCaptured } from "@/lib/cli/cli-io.fixture";
+import type { CliIo } from "@/lib/cli/run-cli";
 import * as analyze from "./analyze";
 import * as benchDashboard from "./bench-dashboard";
 import * as benchHostileImport from "./bench-hostile-import";
@@ -51,24 +50,12 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), "cli-options-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 let counter = 0;
-function freshIo() {
-  const dbPath = path.join(root, `case-${++counter}`, "studio.db");
-  return { ...captureIo({ NODE_ENV: "test", STUDIO_DB: dbPath }), dbPath };
-}
 
-/** main() as runMain runs it: an AppError becomes its exit code and message. */
+/** main() as runMain runs it, on a database path that must stay uncreated by a refused call. */
 async function run(cli: Cli, argv: string[]) {
-  const io = freshIo();
-  let code: number;
-  let message = "";
-  try {
-    code = await cli.main(argv, io.io);
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    code = exitCodeOf(error);
-    message = error.message;
-  }
-  return { code, message, out: io.out(), err: io.err(), dbCreated: fs.existsSync(path.dirname(io.dbPath)) };
+  const dbPath = path.join(root, `case-${++counter}`, "studio.db");
+  const result = await runCaptured(cli.main, argv, { NODE_ENV: "test", STUDIO_DB: dbPath });
+  return { ...result, message: result.error?.message ?? "", dbCreated: fs.existsSync(path.dirname(dbPath)) };
 }
 
 /** The command and, for `users`, each subcommand, with the argv prefix that reaches it. */
@@ -92,14 +79,14 @@ describe.each(CLIS)("%s", (_name, cli, numberOption) => {
     for (const [prefix, command] of commandsOf(cli)) {
       const help = await run(cli, [...prefix, "--help"]);
       expect(help.code, prefix.join(" ")).toBe(0);
-      expect(help.err).toBe("");
-      expect(help.out).toMatch(/^Usage: /);
+      expect(help.stderr).toBe("");
+      expect(help.stdout).toMatch(/^Usage: /);
       expect(help.dbCreated).toBe(false);
       for (const option of command.options) {
-        expect(help.out).toContain(option.flags);
+        expect(help.stdout).toContain(option.flags);
         expect(option.description.length, option.flags).toBeGreaterThan(0);
       }
-      for (const sub of command.commands) expect(help.out).toContain(sub.name());
+      for (const sub of command.commands) expect(help.stdout).toContain(sub.name());
     }
   });
 
@@ -108,7 +95,7 @@ describe.each(CLIS)("%s", (_name, cli, numberOption) => {
       const refused = await run(cli, [...prefix, "--no-such-flag"]);
       expect(refused.code, prefix.join(" ")).toBe(2);
       expect(refused.message).toBe("unknown option '--no-such-flag'; see --help");
-      expect(refused.out).toBe("");
+      expect(refused.stdout).toBe("");
       expect(refused.dbCreated).toBe(false);
     }
   });

@@ -13,8 +13,7 @@ import {
 import { DEFAULT_MAX_JSON_BYTES } from "@/lib/bundle/json-budget";
 import { contentMembers, syntheticBundle, withMember } from "@/lib/bundle/test-support";
 import { bundleFilesOf, writeBundleFolder, writeBundleTarGz } from "@/lib/bundle/write";
-import { exitCodeOf, type CliIo } from "@/lib/cli/run-cli";
-import { AppError } from "@/lib/errors/app-error";
+import { runCaptured } from "@/lib/cli/cli-io.fixture";
 import { main } from "./ingest";
 
 const SUMMARY =
@@ -42,39 +41,8 @@ beforeEach(async () => {
 
 const envWith = (vars: Record<string, string>): NodeJS.ProcessEnv => ({ NODE_ENV: "test", STUDIO_DB: dbPath, ...vars });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function collector(): { stream: NodeJS.WriteStream; text: () => string } {
-  let text = "";
-  const stream = {
-    isTTY: false,
-    write(chunk: string | Uint8Array) {
-      text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-      return true;
-    },
-  };
-  return { stream: stream as unknown as NodeJS.WriteStream, text: () => text };
-}
-
-/** main() with fake streams; an error it throws becomes what runMain would print and return. */
-async function ingest(argv: string[], env: Record<string, string> = {}): Promise<Run> {
-  const stdout = collector();
-  const stderr = collector();
-  const io: CliIo = { stdout: stdout.stream, stderr: stderr.stream, env: envWith(env) };
-  let code: number;
-  try {
-    code = await main(argv, io);
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    stderr.stream.write(`error: ${error.message}\n`);
-    code = exitCodeOf(error);
-  }
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+/** main() as runMain runs it, on the test database. */
+const ingest = (argv: string[], env: Record<string, string> = {}) => runCaptured(main, argv, envWith(env));
 
 /** [found, imported, replaced, unchanged, failed] from the summary line. */
 function summaryOf(stdout: string): number[] {
@@ -288,14 +256,11 @@ describe("npm run ingest on hostile archives", () => {
 
 describe("npm run ingest usage errors exit 2", () => {
   it("refuses a call without PATH, before opening the database", async () => {
-    const error = await main([], { stdout: collector().stream, stderr: collector().stream, env: envWith({}) })
-      .then(() => null)
-      .catch((e: unknown) => e);
+    const run = await ingest([]);
 
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe("INVALID_INPUT");
-    expect((error as AppError).message).toBe("missing required argument 'paths'; see --help");
-    expect(exitCodeOf(error)).toBe(2);
+    expect(run.error?.code).toBe("INVALID_INPUT");
+    expect(run.error?.message).toBe("missing required argument 'paths'; see --help");
+    expect(run.code).toBe(2);
     await expect(fs.stat(dbPath)).rejects.toThrow();
   });
 

@@ -8,9 +8,7 @@ import { createUser, findUserForLogin, listUsers } from "@/db/queries/users";
 import { LoginThrottle } from "@/lib/auth/login-throttle";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { UnlockInbox, unlockRequestsPath } from "@/lib/auth/unlock-requests";
-import { exitCodeOf } from "@/lib/cli/run-cli";
-import { AppError } from "@/lib/errors/app-error";
-import { cliIo } from "./test-support";
+import { runCaptured } from "@/lib/cli/cli-io.fixture";
 import { ensureAdmin, main } from "./users";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "users-cli-"));
@@ -25,20 +23,13 @@ beforeEach(() => {
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** main() as runMain would run it: an AppError becomes its line and exit code. */
-async function users(argv: string[], options: { env?: Record<string, string>; stdin?: string } = {}) {
-  const { io, out, err } = cliIo(dbPath);
-  Object.assign(io.env, options.env ?? {});
-  const stdin = options.stdin === undefined ? undefined : Readable.from([Buffer.from(options.stdin)]);
-  let code: number;
-  try {
-    code = await main(argv, { ...io, stdin });
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    io.stderr.write(`error: ${error.message}\n`);
-    code = exitCodeOf(error);
-  }
-  return { code, stdout: out(), stderr: err() };
-}
+const users = (argv: string[], options: { env?: Record<string, string>; stdin?: string } = {}) =>
+  runCaptured(
+    main,
+    argv,
+    { NODE_ENV: "test", STUDIO_DB: dbPath, ...options.env },
+    options.stdin === undefined ? undefined : Readable.from([Buffer.from(options.stdin)]),
+  );
 
 const passwordOf = async (username: string, password: string) => {
   const db = createDb(dbPath);
@@ -121,7 +112,7 @@ describe("npm run users", () => {
     const argv = ["create", "--username", "dup", "--role", "viewer", "--password-env", "PW"];
     expect((await users(argv, { env: { PW } })).code).toBe(0);
     const again = await users(argv, { env: { PW } });
-    expect(again).toEqual({ code: 1, stdout: "", stderr: "error: username dup is already taken\n" });
+    expect(again).toMatchObject({ code: 1, stdout: "", stderr: "error: username dup is already taken\n" });
   });
 
   it("names the flag of every bad argument (exit 2) and creates nothing", async () => {
