@@ -2,13 +2,12 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { requireReader } from "@/app/session";
-import { configOptions, pairedRuns } from "@/db/queries/compare";
 import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
+import { compareView } from "@/db/queries/dashboard-views";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { FilterBar } from "@/components/dashboard/filter-bar";
 import { CompareTable, DifferingInstances } from "@/components/tables/compare-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { comparedPair, compareConfigurations } from "@/lib/dashboard/compare";
 import { CompareParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -31,7 +30,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       </section>
     );
   }
-  const configs = configOptions(db, scope.benchmarkId, scope.judgeId);
+  const { configs, a, b, comparison } = compareView(db, params, { ...scope, judgeId: scope.judgeId });
   const label = (id: string | undefined) => {
     const c = configs.find((x) => x.id === id);
     return c ? `${c.framework} / ${c.model} · ${c.name}` : "";
@@ -44,16 +43,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     )
     .filter((e): e is string => e !== null);
   if (errors.length > 0) return <ErrorState title="Nothing to compare for this link" errors={errors} />;
-  const { a, b } = comparedPair(
-    configs.map((c) => c.id),
-    params,
-  );
   const choices = configs.map((c) => ({ value: c.id, label: `${c.framework} / ${c.model} · ${c.name} (${c.runs})` }));
   const query = { benchmark: scope.benchmarkId, judge: scope.judgeId, a, b };
-  const comparison =
-    a && b && a !== b
-      ? compareConfigurations(pairedRuns(db, { benchmarkId: scope.benchmarkId, judgeId: scope.judgeId, a, b }))
-      : null;
   return (
     <section>
       <h1>Compare</h1>

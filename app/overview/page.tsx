@@ -3,14 +3,14 @@ import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { requireReader } from "@/app/session";
 import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
-import { overviewGroups } from "@/db/queries/overview";
+import { overviewView } from "@/db/queries/dashboard-views";
 import { MetricBarChart } from "@/components/charts/metric-bar-chart";
 import { FilterBar } from "@/components/dashboard/filter-bar";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { OverviewTableView } from "@/components/tables/overview-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { FAMILY_IDS, FAMILY_LABELS, SUBTASKS } from "@/lib/benchmark/subtasks";
-import { prepareMetricChart, prepareOverviewTables } from "@/lib/dashboard/overview";
+import { prepareMetricChart } from "@/lib/dashboard/overview";
 import { OverviewParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -33,15 +33,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       </section>
     );
   }
-  const filter = {
-    benchmarkId: scope.benchmarkId,
-    judgeId: scope.judgeId ?? -1,
-    split: params.split,
-    family: params.family,
-    subtaskId: params.subtask,
-  };
-  const groups = scope.judgeId === null ? [] : overviewGroups(db, filter);
-  const tables = prepareOverviewTables(groups);
+  const view = scope.judgeId === null ? null : overviewView(db, params, { ...scope, judgeId: scope.judgeId });
+  const groups = view?.groups ?? [];
+  const tables = view?.tables ?? [];
   const query = {
     benchmark: scope.benchmarkId,
     judge: scope.judgeId ?? undefined,

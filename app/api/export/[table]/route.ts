@@ -1,15 +1,13 @@
 import { getAppDb } from "@/db/app-db";
 import { authorizeReader } from "@/app/session";
 import { listCaseStudies } from "@/db/queries/case-studies";
-import { configOptions, pairedRuns } from "@/db/queries/compare";
 import { resolveDashboardScope, resolveRunsScope } from "@/db/queries/dashboard-scope";
-import { overviewGroups } from "@/db/queries/overview";
+import { compareView, overviewView } from "@/db/queries/dashboard-views";
 import { runsFilterFor, searchRuns } from "@/db/queries/runs";
 import { caseStudyExportRows } from "@/lib/case-studies/gallery";
 import { GalleryParamsSchema } from "@/lib/case-studies/schema";
-import { comparedPair, compareConfigurations } from "@/lib/dashboard/compare";
 import { exportBody, type ExportFormat, type ExportRow } from "@/lib/util/export-body";
-import { overviewExportRows, prepareOverviewTables } from "@/lib/dashboard/overview";
+import { overviewExportRows } from "@/lib/dashboard/overview";
 import {
   CompareParamsSchema,
   OverviewParamsSchema,
@@ -40,15 +38,7 @@ function scopeOf(params: { benchmark?: string; judge?: number }) {
 
 function overviewRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
   const params = parsed(parseParams(OverviewParamsSchema, query));
-  const scope = scopeOf(params);
-  const filter = {
-    benchmarkId: scope.benchmarkId,
-    judgeId: scope.judgeId,
-    split: params.split,
-    family: params.family,
-    subtaskId: params.subtask,
-  };
-  const tables = prepareOverviewTables(overviewGroups(getAppDb(), filter));
+  const { filter, tables } = overviewView(getAppDb(), params, scopeOf(params));
   return { rows: overviewExportRows(tables), meta: { table: "overview", filter } };
 }
 
@@ -71,15 +61,8 @@ function runsRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string
 function compareRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
   const params = parsed(parseParams(CompareParamsSchema, query));
   const scope = scopeOf(params);
-  const configs = configOptions(getAppDb(), scope.benchmarkId, scope.judgeId);
-  const { a, b } = comparedPair(
-    configs.map((c) => c.id),
-    params,
-  );
-  if (!a || !b || a === b) throw new AppError("INVALID_INPUT", "a, b: pick two different configurations");
-  const comparison = compareConfigurations(
-    pairedRuns(getAppDb(), { benchmarkId: scope.benchmarkId, judgeId: scope.judgeId, a, b }),
-  );
+  const { configs, a, b, comparison } = compareView(getAppDb(), params, scope);
+  if (!comparison) throw new AppError("INVALID_INPUT", "a, b: pick two different configurations");
   return {
     rows: comparison.metrics.map((m) => ({ ...m })),
     meta: {
