@@ -34,7 +34,7 @@ export const cli = () =>
     .option("--metadata-only", "build without the repositories: no workspaces, no code checks")
     .addOption(schemaOption("--name <id>", "the benchmark's id", BenchmarkIdSchema).default("deveval"))
     .addOption(integerOption("--seed <n>", "seed of the evaluation split and of sampling", { min: 0 }).default(42))
-    .addOption(integerOption("--split-size <n>", "instances in the evaluation split", { min: 1 }).default(200))
+    .addOption(integerOption("--split-size <n>", "evaluation-split instances per subtask", { min: 1 }).default(200))
     .addOption(
       integerOption("--delete-file-per-repo <n>", "delete-file instances per repository", { min: 0 }).default(10),
     )
@@ -49,9 +49,9 @@ export const cli = () =>
       integerOption("--paraphrase-candidates <n>", "paraphrases asked per subtask", { min: 1, max: 50 }).default(5),
     )
     .addOption(textOption("--paraphrase-model <model>", "the paraphrase model").default("gemini-2.5-flash"))
-    .addOption(textOption("--out <file>", "also write the instances as JSONL"))
-    .option("--json", "print the summary as JSON")
-    .option("--strict", "exit 1 when the sample corpus does not match the metadata");
+    .addOption(textOption("--out <file>", "also write every instance as one canonical JSON line"))
+    .option("--json", "print the counts as JSON")
+    .option("--strict", "exit 1 when a recorded position does not match the source");
 
 type Args = ReturnType<ReturnType<typeof cli>["opts"]>;
 
