@@ -203,9 +203,9 @@ describe("loadRevealed", () => {
     await labelAndSubmit(s, s.set.id, runId, s.users.ann);
     const revealed = loadRevealed(s.db, s.set.id, runId, s.users.ann);
     expect(revealed.others.map((o) => o.username)).toEqual(["bob"]);
-    expect(revealed.others[0]!.labels).toHaveLength(11);
+    expect(revealed.others[0]!.labels).toHaveLength(METRIC_IDS.length);
     expect(new Set(revealed.verdicts.map((v) => v.name))).toEqual(new Set(["rules", "gemini"]));
-    expect(revealed.verdicts).toHaveLength(22);
+    expect(revealed.verdicts).toHaveLength(2 * METRIC_IDS.length);
     const syntax = revealed.majorities.find((m) => m.metric === "syntax");
     expect(syntax).toMatchObject({ votes: { violated: 1, notViolated: 1, cannotTell: 0 }, kind: "tie" });
   });
