@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
-import { getChangedFileContent } from "@/db/queries/run-detail";
+import { getChangedFileContent } from "@/db/queries/run-changes";
 import { bubblewrapAvailable } from "@/lib/runner/sandbox";
 import { main as runAgents } from "./run-agents";
 import { cliIo, queryDb, saveSampleBenchmark } from "./test-support";

@@ -3,7 +3,8 @@ import { parseBundle } from "@/lib/bundle/parse";
 import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, type RunRecord } from "@/lib/bundle/write";
 import { createDb } from "../client";
-import { getChangedFileContent, getRunDetail, STEP_TEXT_LIMIT } from "./run-detail";
+import { getChangedFileContent } from "./run-changes";
+import { getRunDetail, STEP_TEXT_LIMIT } from "./run-detail";
 import { importParsedBundle } from "./run-import";
 
 function withRun(record: RunRecord) {

@@ -1,6 +1,6 @@
 import { getAppDb } from "@/db/app-db";
 import { isAssignedRun } from "@/db/queries/agreement-queue";
-import { getChangedFileContent } from "@/db/queries/run-detail";
+import { getChangedFileContent } from "@/db/queries/run-changes";
 import { canRead, currentUser } from "@/app/session";
 import { RunIdSchema } from "@/lib/bundle/schema";
 import { errorResponse } from "@/lib/errors/action-result";
