@@ -1,11 +1,12 @@
 /**
- * Every page and route handler of the app, found on the file system, asked by each kind of
- * visitor once a study is active (an annotator account exists): the one table below says who
- * may open each, and a route missing from it fails the test, so a new route cannot be forgotten.
+ * Every page, route handler and server action of the app, found on the file system, asked by
+ * each kind of visitor once a study is active (an annotator account exists): the tables below say
+ * who may open each, and one missing from them fails the test, so a new route cannot be forgotten.
  *
  * A page refuses by redirecting to /login (`reason=role` for a signed-in account of another role);
- * a route handler by 401 (signed out) or 403. Whatever else happens once past the guard (a page
- * rendered, a 404 or an error for the made-up ids used here) counts as let in.
+ * a route handler by 401 (signed out) or 403; a server action answers (or throws) "Sign in first."
+ * or "This needs ...". Whatever else happens once past the guard (a page rendered, a 404 or an
+ * error for the made-up ids and empty forms used here) counts as let in.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -63,6 +64,23 @@ const ROUTES: Record<string, Probe[]> = {
   "api/runs/import/route.ts": [{ access: "token" }],
 };
 
+/** Server action (`file#export`) -> who may call it, and how it is called: (previous state, form), (form) or (input). */
+const ACTIONS: Record<string, { access: Access; call: "state" | "form" | "input" }> = {
+  "admin/users/actions.ts#createUserAction": { access: "admin", call: "state" },
+  "admin/users/actions.ts#resetPasswordAction": { access: "admin", call: "state" },
+  "admin/users/actions.ts#unlockSignInAction": { access: "admin", call: "state" },
+  "agreement/actions.ts#createSetAction": { access: "admin", call: "state" },
+  "agreement/actions.ts#adjudicateAction": { access: "admin", call: "input" },
+  "annotate/actions.ts#saveLabelAction": { access: "labelers", call: "input" },
+  "annotate/actions.ts#submitItemAction": { access: "labelers", call: "input" },
+  "jobs/actions.ts#enqueueJobAction": { access: "admin", call: "state" },
+  "jobs/actions.ts#cancelJobAction": { access: "admin", call: "form" },
+  "login/actions.ts#signInAction": { access: "anyone", call: "state" },
+  "login/actions.ts#signOutAction": { access: "anyone", call: "form" },
+  "runs/[id]/actions.ts#saveCaseStudyAction": { access: "admin", call: "state" },
+  "runs/[id]/actions.ts#removeCaseStudyAction": { access: "admin", call: "state" },
+};
+
 type Visitor = "signed out" | Role;
 const VISITORS: Visitor[] = ["signed out", "annotator", "viewer", "admin"];
 
@@ -112,15 +130,15 @@ vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {}
 
 const APP = path.join(process.cwd(), "app");
 
-function routeFiles(dir = APP): string[] {
+function filesNamed(names: readonly string[], dir = APP): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "page.tsx" || entry.name === "route.ts"
-      ? [path.relative(APP, full).split(path.sep).join("/")]
-      : [];
+    if (entry.isDirectory()) return filesNamed(names, full);
+    return names.includes(entry.name) ? [path.relative(APP, full).split(path.sep).join("/")] : [];
   });
 }
+
+const importApp = (file: string) => import(/* @vite-ignore */ path.join(APP, file)) as Promise<Record<string, unknown>>;
 
 /** The URL a probe asks for: the route file's folder with its dynamic segments filled in. */
 function urlOf(file: string, probe: Probe): string {
@@ -140,9 +158,7 @@ function urlOf(file: string, probe: Probe): string {
 type Outcome = "in" | "sign in" | "role" | 401 | 403;
 
 async function askPage(file: string, probe: Probe): Promise<Outcome> {
-  const page = (await import(/* @vite-ignore */ path.join(APP, file))) as {
-    default: (props: unknown) => Promise<unknown>;
-  };
+  const page = (await importApp(file)) as { default: (props: unknown) => Promise<unknown> };
   const searchParams = Object.fromEntries(new URLSearchParams(probe.query ?? ""));
   try {
     await page.default({ params: Promise.resolve(probe.params ?? {}), searchParams: Promise.resolve(searchParams) });
@@ -159,10 +175,7 @@ async function askPage(file: string, probe: Probe): Promise<Outcome> {
 }
 
 async function askRoute(file: string, probe: Probe): Promise<Outcome> {
-  const route = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<
-    string,
-    (request: Request, context: unknown) => Promise<Response>
-  >;
+  const route = (await importApp(file)) as Record<string, (request: Request, context: unknown) => Promise<Response>>;
   const methods = ["GET", "POST"].filter((method) => typeof route[method] === "function");
   expect(methods, `${file} handles GET or POST`).not.toEqual([]);
   const outcomes = new Set<Outcome>();
@@ -178,30 +191,48 @@ async function askRoute(file: string, probe: Probe): Promise<Outcome> {
   return [...outcomes][0]!;
 }
 
-function expected(access: Access, visitor: Visitor, kind: "page" | "route"): Outcome {
+/** authorize()'s two refusals (app/session.ts), as an action answers them. */
+function refusalOf(message: string): Outcome {
+  if (message === "Sign in first.") return 401;
+  return message.startsWith("This needs ") ? 403 : "in";
+}
+
+async function askAction(key: string): Promise<Outcome> {
+  const [file, name] = key.split("#") as [string, string];
+  const action = (await importApp(file))[name] as (...args: unknown[]) => Promise<unknown>;
+  const args = { state: [null, new FormData()], form: [new FormData()], input: [{}] }[ACTIONS[key]!.call];
+  try {
+    const result = (await action(...args)) as { ok?: boolean; error?: string } | undefined;
+    return result?.ok === false && result.error ? refusalOf(result.error) : "in";
+  } catch (error) {
+    return error instanceof Error && !(error instanceof Redirect) ? refusalOf(error.message) : "in";
+  }
+}
+
+function expected(access: Access, visitor: Visitor, kind: "page" | "route" | "action"): Outcome {
   if (LETS_IN[access].includes(visitor)) return "in";
-  if (kind === "route") return visitor === "signed out" || access === "token" ? 401 : 403;
+  if (kind !== "page") return visitor === "signed out" || access === "token" ? 401 : 403;
   return visitor === "signed out" ? "sign in" : "role";
 }
 
 // ---------------------------------------------------------------- the test
 
 const holder = globalThis as typeof globalThis & { __studioDb?: Db };
-const tokens = new Map<Visitor, string | undefined>([["signed out", undefined]]);
+const userIds = new Map<Role, number>();
 const savedEnv = process.env.STUDIO_INGEST_TOKEN;
+
+/** A fresh session per question: signing out (an action asked here) ends the one it was asked with. */
+function visit(visitor: Visitor): void {
+  session.token = visitor === "signed out" ? undefined : createSession(holder.__studioDb!, userIds.get(visitor)!).token;
+}
 
 beforeAll(() => {
   // The app's connection (db/app-db.ts) is this in-memory database.
   const db = createDb(":memory:");
   holder.__studioDb = db;
   for (const role of ["annotator", "viewer", "admin"] as const) {
-    const user = createUser(db, {
-      username: `a-${role}`,
-      displayName: role,
-      role,
-      passwordHash: "scrypt$unused" as PasswordHash,
-    });
-    tokens.set(role, createSession(db, user.id).token);
+    const passwordHash = "scrypt$unused" as PasswordHash;
+    userIds.set(role, createUser(db, { username: `a-${role}`, displayName: role, role, passwordHash }).id);
   }
   process.env.STUDIO_INGEST_TOKEN = "a-token-nobody-sends-here";
 });
@@ -213,10 +244,10 @@ afterAll(() => {
   else process.env.STUDIO_INGEST_TOKEN = savedEnv;
 });
 
-describe("who opens each route once a study is active", () => {
-  const files = routeFiles().sort();
+describe("who opens each page and route once a study is active", () => {
+  const files = filesNamed(["page.tsx", "route.ts"]).sort();
 
-  it("the table lists exactly the routes on disk", () => {
+  it("the table lists exactly the pages and routes on disk", () => {
     expect(files).toEqual(Object.keys(ROUTES).sort());
   });
 
@@ -225,10 +256,30 @@ describe("who opens each route once a study is active", () => {
     it(file, { timeout: 30_000 }, async () => {
       for (const probe of ROUTES[file] ?? []) {
         for (const visitor of VISITORS) {
-          session.token = tokens.get(visitor);
+          visit(visitor);
           const outcome = kind === "page" ? await askPage(file, probe) : await askRoute(file, probe);
           expect(outcome, `${visitor} asks ${urlOf(file, probe)}`).toBe(expected(probe.access, visitor, kind));
         }
+      }
+    });
+  }
+});
+
+describe("who calls each server action once a study is active", () => {
+  it("the table lists exactly the actions on disk", { timeout: 30_000 }, async () => {
+    const found: string[] = [];
+    for (const file of filesNamed(["actions.ts"])) {
+      for (const [name, value] of Object.entries(await importApp(file)))
+        if (typeof value === "function") found.push(`${file}#${name}`);
+    }
+    expect(found.sort()).toEqual(Object.keys(ACTIONS).sort());
+  });
+
+  for (const key of Object.keys(ACTIONS).sort()) {
+    it(key, { timeout: 30_000 }, async () => {
+      for (const visitor of VISITORS) {
+        visit(visitor);
+        expect(await askAction(key), `${visitor} calls ${key}`).toBe(expected(ACTIONS[key]!.access, visitor, "action"));
       }
     });
   }
