@@ -1,6 +1,7 @@
 /**
- * The one error type of the project. Thrown anywhere, translated once per boundary:
- * HTTP status + safe message (`httpStatusOf`), server-action result, CLI exit code + one line.
+ * The one error type of the project. Thrown anywhere, translated once per boundary: a route
+ * handler's HTTP status + safe message and a server action's result (`errorResponse`,
+ * `runAction` in ./action-result.ts), a CLI's exit code + one line.
  */
 export type ErrorCode =
   | "INVALID_INPUT"
