@@ -9,7 +9,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { syntheticRun } from "@/lib/bundle/generated-records";
-import { discardRun, storeRun } from "./run-agents-record";
+import { discardRun } from "@/lib/runner/run-batch";
+import { storeRun } from "./run-agents-record";
 import { queryDb } from "./test-support";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-record-"));

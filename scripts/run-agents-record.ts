@@ -61,9 +61,3 @@ export async function storeRun(db: Db, record: RunRecord, runDir: string): Promi
     return { status: "failed", kept: "summary" };
   }
 }
-
-/** After a run that could not be recorded: its workspace handed back (reset and pooled, or removed), its folder removed. */
-export async function discardRun(runDir: string, release: (workspaceDir: string) => Promise<unknown>): Promise<void> {
-  await release(path.join(runDir, "workspace")).catch(() => undefined);
-  await removeTree(runDir);
-}

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
-import { AGENT_FRAMEWORKS, parseAgentSpecFile, type AgentSpec, type ProviderName } from "@/lib/agents/agent-spec";
+import { AGENT_FRAMEWORKS, parseAgentSpecFile, providerFor, type AgentSpec, type ProviderName } from "./agent-spec";
 import { AppError } from "@/lib/errors/app-error";
 
 /** `--agent`: a framework name, or a JSON agent file; flags override the file. */
@@ -32,7 +32,7 @@ export async function agentSpecOf(
   }
   if (spec.framework === "command" && !spec.command)
     throw new AppError("INVALID_INPUT", "a command agent needs an agent file with its command line");
-  return {
+  const resolved: AgentSpec = {
     ...spec,
     ...(flags.provider ? { provider: flags.provider } : {}),
     ...(flags.model ? { model: flags.model } : {}),
@@ -42,6 +42,8 @@ export async function agentSpecOf(
       ...(flags.wallTime !== undefined ? { wallTimeSeconds: flags.wallTime } : {}),
     },
   };
+  providerFor(resolved); // refuses a provider the agent cannot speak, before anything is started
+  return resolved;
 }
 
 /** A command agent's program file, by path and content: another script is another configuration. */

@@ -1,0 +1,71 @@
+/**
+ * Which instances run-agents runs, and under which run ids. A run's id is its agent configuration's
+ * id and a digest of its instance's, so the same configuration on the same instance is the same
+ * run: what a configuration already ran is skipped, and an interrupted batch resumes.
+ */
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { SubtaskId } from "@/lib/benchmark/subtasks";
+import { AppError } from "@/lib/errors/app-error";
+import type { Db } from "../client";
+import * as t from "../schema";
+import { listInstances, type InstanceListRow } from "./benchmarks";
+
+export const runIdOf = (configId: string, instanceId: string) =>
+  `${configId}-${createHash("sha256").update(instanceId).digest("hex").slice(0, 16)}`;
+
+export interface RunPlanRequest {
+  benchmarkId: string;
+  subtask?: SubtaskId;
+  /** Only the instances of the evaluation split. */
+  splitOnly: boolean;
+  configId: string;
+  /** The first N pending instances of each subtask (a spread for demos). */
+  perSubtask?: number;
+  limit?: number;
+}
+
+export interface RunPlan {
+  /** Instances the request matches. */
+  matched: number;
+  /** Of those, the ones this configuration already ran. */
+  alreadyRun: number;
+  todo: { instance: InstanceListRow; runId: string }[];
+}
+
+export function planRuns(db: Db, request: RunPlanRequest): RunPlan {
+  const { rows } = listInstances(db, {
+    benchmarkId: request.benchmarkId,
+    subtask: request.subtask,
+    splitOnly: request.splitOnly,
+    limit: 1_000_000,
+    offset: 0,
+  });
+  if (rows.length === 0)
+    throw new AppError(
+      "INVALID_INPUT",
+      `benchmark "${request.benchmarkId}" has no such instances (split ${request.splitOnly ? "eval" : "all"}${request.subtask ? `, ${request.subtask}` : ""})`,
+    );
+  const existing = new Set(
+    db
+      .select({ id: t.runs.id })
+      .from(t.runs)
+      .where(eq(t.runs.agentConfigId, request.configId))
+      .all()
+      .map((r) => r.id),
+  );
+  const pending = rows
+    .map((instance) => ({ instance, runId: runIdOf(request.configId, instance.id) }))
+    .filter((r) => !existing.has(r.runId));
+  const taken = new Map<string, number>();
+  const spread = pending.filter(({ instance }) => {
+    const n = taken.get(instance.subtaskId) ?? 0;
+    taken.set(instance.subtaskId, n + 1);
+    return request.perSubtask === undefined || n < request.perSubtask;
+  });
+  return {
+    matched: rows.length,
+    alreadyRun: rows.length - pending.length,
+    todo: spread.slice(0, request.limit ?? spread.length),
+  };
+}

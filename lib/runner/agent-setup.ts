@@ -1,0 +1,111 @@
+/**
+ * An agent as run-agents runs it: the configuration recorded with its runs (whose digest names
+ * them, so a changed model, limit or program is another configuration), the provider or program
+ * behind it, and with `mock` the local scripted model standing in for the provider.
+ */
+import { DEFAULT_MODELS, isBuiltin, isExternal, providerFor, type AgentSpec } from "@/lib/agents/agent-spec";
+import { programOf } from "@/lib/agents/agent-file";
+import type { BuiltinFramework } from "@/lib/agents/builtin";
+import { externalAdapter } from "@/lib/agents/external";
+import { authHeaders, PROVIDER_BASE_URLS, resolveAgentProgram } from "@/lib/agents/external/program";
+import { MOCK_MODEL } from "@/lib/agents/mock-server/script";
+import { createChatProvider, withRetries } from "@/lib/agents/providers";
+import { scriptToolSetOf, startScriptedModel, type ScriptedModel } from "@/lib/agents/scripted-model";
+import type { AgentConfig } from "@/lib/bundle/schema";
+import type { RunRecord } from "@/lib/bundle/write";
+import { AppError } from "@/lib/errors/app-error";
+import type { RecordRunOptions } from "./record-run";
+import { runExternalAgent } from "./run-external";
+import { runInstance } from "./run-instance";
+
+const API_KEY_ENV = { gemini: "GEMINI_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" } as const;
+const BASE_URL_ENV = {
+  gemini: "GOOGLE_GEMINI_BASE_URL",
+  openai: "OPENAI_BASE_URL",
+  anthropic: "ANTHROPIC_BASE_URL",
+} as const;
+
+export interface AgentSetup {
+  agent: AgentConfig;
+  /** The scripted model (`mock`): each instance's script is registered as its workspace is made. */
+  mock: ScriptedModel | null;
+  /** Runs one instance with this agent, built-in or external. */
+  run(options: Omit<RecordRunOptions, "act" | "agent" | "sandbox">): Promise<RunRecord>;
+  close(): Promise<void>;
+}
+
+export interface AgentSetupOptions {
+  /** A local server speaking the provider's protocol with a scripted model, instead of the provider. */
+  mock: boolean;
+  /** Where the provider's key and base URL are read (GEMINI_API_KEY, OPENAI_BASE_URL, ...). */
+  env: Record<string, string | undefined>;
+  /** Where an external agent's program is looked for (the project's node_modules/.bin). */
+  cwd: string;
+}
+
+export async function prepareAgent(spec: AgentSpec, options: AgentSetupOptions): Promise<AgentSetup> {
+  const mock = options.mock ? await startScriptedModel(scriptToolSetOf(spec.framework)) : null;
+  try {
+    return await setUp(spec, options, mock);
+  } catch (error) {
+    await mock?.close();
+    throw error;
+  }
+}
+
+async function setUp(spec: AgentSpec, options: AgentSetupOptions, mock: ScriptedModel | null): Promise<AgentSetup> {
+  const providerName = providerFor(spec);
+  let apiKey = options.env[API_KEY_ENV[providerName]];
+  let baseUrl = options.env[BASE_URL_ENV[providerName]];
+  let model = spec.model ?? DEFAULT_MODELS[providerName];
+  if (mock) {
+    apiKey = "mock-key";
+    baseUrl = providerName === "openai" && isBuiltin(spec.framework) ? `${mock.url}/v1` : mock.url;
+    model = MOCK_MODEL;
+  }
+  if (!apiKey)
+    throw new AppError("INVALID_INPUT", `set ${API_KEY_ENV[providerName]} for provider ${providerName}, or use --mock`);
+
+  const external = isExternal(spec.framework) ? externalAdapter(spec.framework, providerName) : null;
+  const program = external ? await resolveAgentProgram(options.cwd, external, spec.binary) : null;
+  const agent: AgentConfig = {
+    name: spec.name ?? `${spec.framework} / ${model}`,
+    framework: spec.framework,
+    frameworkVersion: isBuiltin(spec.framework) ? "builtin-1" : (program?.version ?? null),
+    model,
+    provider: providerName,
+    tools: [],
+    guidelines: spec.guidelines ?? null,
+    limits: { maxSteps: 30, wallTimeSeconds: 600, maxOutputBytes: 1_000_000, ...spec.limits },
+    options: { ...spec.options, ...(spec.command ? { command: spec.command } : {}), ...(await programOf(spec)) },
+  };
+  const close = async () => mock?.close();
+
+  if (external) {
+    if (!program) throw new AppError("INTERNAL", `no program resolved for ${spec.framework}`);
+    const upstream = {
+      // The gateway forwards paths as the agents send them (`/v1/...` included).
+      baseUrl: (baseUrl ?? PROVIDER_BASE_URLS[providerName]).replace(/\/v1\/?$/, ""),
+      auth: mock ? {} : authHeaders(providerName, apiKey),
+    };
+    return {
+      agent,
+      mock,
+      close,
+      run: (run) =>
+        runExternalAgent({
+          ...run,
+          agent,
+          adapter: external,
+          upstream,
+          binary: program.binary,
+          programDirs: program.programDirs,
+        }),
+    };
+  }
+  const provider = withRetries(createChatProvider({ provider: providerName, apiKey, baseUrl, timeoutMs: 120_000 }), {
+    maxRetries: 3,
+  });
+  const builtin = { ...agent, framework: spec.framework as BuiltinFramework };
+  return { agent, mock, close, run: (run) => runInstance({ ...run, agent: builtin, provider }) };
+}

@@ -1,0 +1,125 @@
+/**
+ * A batch of runs as run-agents makes them: each instance in its own workspace (from the workspace
+ * cache) and sandbox, K at a time; each finished run stored, its workspace reset and pooled for the
+ * next run on its repository; a run stopped by a signal dropped whole, so it is run again next time.
+ * The database side (instances, their workspaces, storing a run) comes in as RunBatchStore.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import pLimit from "p-limit";
+import { chooseBehaviour } from "@/lib/agents/scripted-behaviours";
+import type { Instance } from "@/lib/benchmark/schema";
+import type { RunManifest } from "@/lib/bundle/schema";
+import type { RunRecord } from "@/lib/bundle/write";
+import { AppError } from "@/lib/errors/app-error";
+import type { AgentSetup } from "./agent-setup";
+import { removeTree } from "./copy-tree";
+import { createWorkspaceCache, type WorkspaceSource } from "./workspace-cache";
+
+export interface RunBatchStore {
+  instance(id: string): Instance | null;
+  workspaceSource(id: string): WorkspaceSource;
+  /** Stores a finished run (its bundle under runDir, imported); throws when it cannot be recorded at all. */
+  store(record: RunRecord, runDir: string): Promise<{ status: RunManifest["status"] }>;
+}
+
+export interface RunBatchOptions {
+  runsDir: string;
+  /** The workspace cache and the host's package lists (lib/runner/workspace-cache.ts). */
+  cacheDir: string;
+  concurrency: number;
+  /** Seeds the scripted behaviour each instance gets from the mock model. */
+  seed: number;
+  keepWorkspaces: boolean;
+  allowUnsandboxed: boolean;
+  maxStoredFileBytes: number;
+  /** Aborted by a stop signal; `dropIfStopped` removes a run it cut short (scripts/run-agents-stop.ts). */
+  stop: { signal: AbortSignal; dropIfStopped(runDir: string): Promise<boolean> };
+  /** Told of each run as it ends: whether it failed (or could not be recorded, with the reason). */
+  onRun?(instanceId: string, outcome: { failed: boolean; error?: string }): void;
+}
+
+export interface RunBatchOutcomes {
+  completed: number;
+  failed: number;
+  /** Could not be recorded. */
+  errors: number;
+  /** Cut short by a stop signal and dropped. */
+  dropped: number;
+  notStarted: number;
+}
+
+/** After a run that could not be recorded: its workspace handed back (reset and pooled, or removed), its folder removed. */
+export async function discardRun(runDir: string, release: (workspaceDir: string) => Promise<unknown>): Promise<void> {
+  await release(path.join(runDir, "workspace")).catch(() => undefined);
+  await removeTree(runDir);
+}
+
+export async function runBatch(
+  setup: AgentSetup,
+  todo: readonly { instanceId: string; runId: string }[],
+  store: RunBatchStore,
+  options: RunBatchOptions,
+): Promise<RunBatchOutcomes> {
+  const cacheDir = path.resolve(options.cacheDir);
+  const workspaces = createWorkspaceCache(path.join(cacheDir, "workspaces"));
+  // A bubblewrap run leaves no process behind that could still write to its workspace, so the
+  // workspace is reset and pooled for the next run on this repository.
+  const release = (dir: string) => (options.allowUnsandboxed ? removeTree(dir) : workspaces.release(dir));
+  const { stop } = options;
+  const outcomes: RunBatchOutcomes = { completed: 0, failed: 0, errors: 0, dropped: 0, notStarted: 0 };
+  const limit = pLimit(options.concurrency);
+
+  const runOne = async (instanceId: string, runId: string) => {
+    const runDir = path.join(options.runsDir, runId);
+    if (stop.signal.aborted) return void (outcomes.notStarted += 1);
+    try {
+      const instance = store.instance(instanceId);
+      if (!instance) throw new AppError("NOT_FOUND", `instance ${instanceId} vanished`);
+      await removeTree(runDir);
+      const behaviour = chooseBehaviour(instance, options.seed);
+      const record = await setup.run({
+        runId,
+        instance,
+        runDir,
+        scripted: setup.mock !== null,
+        // Agents see the system but not this project (database, corpus with the answers, secrets)
+        // nor the workspace cache (the original files, answers included).
+        hide: [...new Set([path.resolve("."), cacheDir])],
+        packageCacheFile: path.join(cacheDir, "packages.json"),
+        requireIsolation: !options.allowUnsandboxed,
+        maxStoredFileBytes: options.maxStoredFileBytes,
+        signal: stop.signal,
+        native: setup.mock
+          ? new Map([["scripted-behaviour.json", Buffer.from(`${JSON.stringify({ behaviour })}\n`)]])
+          : undefined,
+        materialize: async (dir: string) => {
+          const before = await workspaces.materialize(store.workspaceSource(instanceId), dir);
+          const workspaceDir = await fs.realpath(dir);
+          setup.mock?.register({ instance, files: before, behaviour, workspaceDir });
+          return before;
+        },
+      });
+      if (await stop.dropIfStopped(runDir)) return void (outcomes.dropped += 1);
+      const stored = await store.store(record, runDir);
+      if (!options.keepWorkspaces) {
+        await release(path.join(runDir, "workspace"));
+        // HOME and TMPDIR hold what the agent wrote outside its workspace (up to its disk quota);
+        // the files the run needs from there are in the bundle's native/ already.
+        await Promise.all(["home", "tmp"].map((dir) => removeTree(path.join(runDir, dir))));
+      }
+      if (stored.status === "completed") outcomes.completed += 1;
+      else outcomes.failed += 1;
+      options.onRun?.(instanceId, { failed: stored.status !== "completed" });
+    } catch (error) {
+      if (await stop.dropIfStopped(runDir)) return void (outcomes.dropped += 1);
+      outcomes.errors += 1;
+      // Nothing stays behind (unless asked to keep workspaces): the workspace is pooled or removed.
+      if (!options.keepWorkspaces) await discardRun(runDir, release);
+      options.onRun?.(instanceId, { failed: true, error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  await Promise.all(todo.map(({ instanceId, runId }) => limit(() => runOne(instanceId, runId))));
+  return outcomes;
+}
