@@ -20,7 +20,7 @@ const LIB_LAYERS = [
   ["metrics", "llm", "analysis", "auth", "process", "security", "setup"],
   ["benchmark"],
   ["bundle"],
-  ["transcripts", "judge"],
+  ["judge"],
   ["runs", "agents"],
   ["agreement", "runner"],
   ["dashboard", "config"],

@@ -9,6 +9,8 @@ import { JobList } from "@/components/jobs/job-list";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { EmptyState } from "@/components/ui/states";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
+import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
+import { AGENT_CLI_NAMES } from "@/lib/agents/external";
 import { currentUser, requireReader } from "../session";
 
 /**
@@ -36,6 +38,7 @@ export default async function JobsPage() {
           enqueueAction={enqueueJobAction}
           benchmarks={listBenchmarks(db).map((b) => b.id)}
           subtasks={SUBTASKS.map((s) => ({ id: s.id, label: s.label }))}
+          agents={{ builtin: [...BUILTIN_FRAMEWORKS], clis: [...AGENT_CLI_NAMES] }}
         />
       ) : (
         <EmptyState

@@ -7,13 +7,16 @@ type EnqueueAction = (previous: ActionResult | null, form: FormData) => Promise<
 export function JobForms({
   benchmarks,
   subtasks,
+  agents,
   enqueueAction,
 }: {
   benchmarks: string[];
   subtasks: { id: string; label: string }[];
+  /** The built-in agents and the agent CLIs, from the registries in lib/agents. */
+  agents: { builtin: string[]; clis: string[] };
   enqueueAction: EnqueueAction;
 }) {
-  const [agent, setAgent] = useState("file-tools");
+  const [agent, setAgent] = useState(agents.builtin[0] ?? AGENT_FILE_CHOICE);
   const [runState, runAction, runPending] = useActionState<ActionResult | null, FormData>(enqueueAction, null);
   const [evalState, evalAction, evalPending] = useActionState<ActionResult | null, FormData>(enqueueAction, null);
   return (
@@ -33,13 +36,14 @@ export function JobForms({
           Agent
           <select name="agent" value={agent} onChange={(e) => setAgent(e.target.value)} data-testid="agent-select">
             <optgroup label="Built-in">
-              <option value="file-tools">file-tools</option>
-              <option value="terminal-editor">terminal-editor</option>
+              {agents.builtin.map((name) => (
+                <option key={name}>{name}</option>
+              ))}
             </optgroup>
             <optgroup label="Agent CLIs (sandboxed)">
-              <option value="claude-code">claude-code</option>
-              <option value="codex">codex</option>
-              <option value="gemini-cli">gemini-cli</option>
+              {agents.clis.map((name) => (
+                <option key={name}>{name}</option>
+              ))}
             </optgroup>
             <option value={AGENT_FILE_CHOICE}>agent file…</option>
           </select>

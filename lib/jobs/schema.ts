@@ -5,12 +5,12 @@
 import { z } from "zod";
 import { isExternal, PROVIDERS } from "@/lib/agents/agent-spec";
 import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
-import { externalAdapter } from "@/lib/agents/external";
+import { AGENT_CLI_NAMES, externalAdapter } from "@/lib/agents/external";
 import { BenchmarkIdSchema } from "@/lib/benchmark/schema";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
 
-/** The agents a job can name: the built-in agents and the three agent CLIs; or else an agent file. */
-export const JOB_AGENTS = [...BUILTIN_FRAMEWORKS, "claude-code", "codex", "gemini-cli"] as const;
+/** The agents a job can name: the built-in agents and the agent CLIs; or else an agent file. */
+export const JOB_AGENTS = [...BUILTIN_FRAMEWORKS, ...AGENT_CLI_NAMES] as const;
 
 /**
  * An agent file the worker can read: a .json path relative to the project, not hidden, never

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { ExternalAgentAdapter } from "@/lib/agents/external";
 import type { AgentConfig, RunManifest } from "@/lib/bundle/schema";
 import type { RunRecord } from "@/lib/bundle/write";
-import type { NormalizedTranscript } from "@/lib/transcripts/types";
+import type { NormalizedTranscript } from "@/lib/agents/external/transcript";
 import { collectAgentFiles, OUTPUT_DIR, STDERR_FILE, STUDIO_DIR } from "./agent-files";
 import { FORWARDER_SOURCE, startModelGateway, type ModelGateway } from "./model-gateway";
 import { recordRun, type AgentOutcome, type RecordRunOptions, type RunLimits } from "./record-run";

@@ -18,7 +18,7 @@ import path from "node:path";
 import { z } from "zod";
 import { TrajectoryStepSchema } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
-import { parseJsonLines } from "@/lib/transcripts/types";
+import { parseJsonLines } from "./transcript";
 import { readAgentFile } from "./files";
 import type { ExternalAgentAdapter, ModelProtocol } from "./types";
 import { formatIssuePath } from "@/lib/errors/zod-issues";

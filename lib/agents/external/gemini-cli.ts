@@ -3,12 +3,27 @@
  * talking Gemini REST to GOOGLE_GEMINI_BASE_URL with API-key auth chosen in ~/.gemini/settings.json.
  * An explicit model skips the CLI's model router (an extra classifier call per turn). Guidelines go
  * to ~/.gemini/GEMINI.md (its global context file). Sessions land in ~/.gemini/tmp/<project>/chats/.
+ *
+ * The reader turns the stream-json stdout, and the session file, into our trajectory. The stream has `init`,
+ * `message` (assistant text arrives in `delta` pieces), `tool_use`, `tool_result`, `error` and a
+ * final `result` with stats. The session file has a metadata line, `$set` updates, and records
+ * `{id, type: user|gemini|info|error, content, toolCalls, tokens}` where a repeated id replaces
+ * the earlier record.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { normalizeGeminiSession, normalizeGeminiStream, withSessionExitCodes } from "@/lib/transcripts/gemini-cli";
 import { filesUnder, jsonLinesOnly, readAgentFile } from "./files";
 import type { ExternalAgentAdapter } from "./types";
+import {
+  emptyTranscript,
+  asNumber,
+  asRecord,
+  asString,
+  isoOrUndefined,
+  parseJsonLines,
+  StepSink,
+  type NormalizedTranscript,
+} from "./transcript";
 
 export const geminiCliAdapter: ExternalAgentAdapter = {
   framework: "gemini-cli",
@@ -43,3 +58,183 @@ export const geminiCliAdapter: ExternalAgentAdapter = {
     return withSessionExitCodes(stream, normalizeGeminiSession(text, shownAs));
   },
 };
+
+const SHELL_TOOLS = new Set(["run_shell_command"]);
+
+/**
+ * `Exit Code: N` in a shell tool's output, as the model saw it (session file; printed only when
+ * not 0, so a successful session record without it means 0). The stream's
+ * `tool_result` says "success" even for a failing command and prints no code: null there, and
+ * `withSessionExitCodes` fills it in from the session file.
+ */
+function shellExitCode(output: string): number | null {
+  const match = /Exit Code: (-?\d+)/i.exec(output);
+  return match ? Number(match[1]) : null;
+}
+
+export function normalizeGeminiStream(text: string, where: string): NormalizedTranscript {
+  const sink = new StepSink();
+  const result = emptyTranscript(sink.steps);
+  const calls = new Map<string, { name: string; parameters: Record<string, unknown> }>();
+  let answer: string[] = [];
+  for (const line of parseJsonLines(text, where)) {
+    const timestamp = isoOrUndefined(line.timestamp);
+    const last = sink.steps.at(-1);
+    switch (line.type) {
+      case "init":
+        result.sessionId = asString(line.session_id) ?? null;
+        if (typeof line.model === "string") result.models.push(line.model);
+        break;
+      case "message": {
+        const content = asString(line.content) ?? "";
+        const role = line.role === "user" ? "user" : "assistant";
+        // Deltas of one answer follow each other: append to the open message step.
+        if (line.delta === true && last?.kind === "message" && last.role === role) {
+          last.text += content;
+        } else sink.push({ kind: "message", role, text: content, timestamp });
+        if (role === "assistant")
+          answer =
+            line.delta === true && last?.kind === "message" && last.role === "assistant"
+              ? [...answer, content]
+              : [content];
+        break;
+      }
+      case "tool_use": {
+        const name = asString(line.tool_name) ?? "unknown";
+        const callId = asString(line.tool_id);
+        const parameters = asRecord(line.parameters);
+        if (callId) calls.set(callId, { name, parameters });
+        sink.push({ kind: "tool_call", tool: name, arguments: parameters, callId, timestamp });
+        answer = [];
+        break;
+      }
+      case "tool_result": {
+        const callId = asString(line.tool_id);
+        const ok = line.status === "success";
+        const output =
+          asString(line.output) ?? asString(asRecord(line.error).message) ?? (ok ? "" : `tool ${String(line.status)}`);
+        const call = callId ? calls.get(callId) : undefined;
+        if (call && SHELL_TOOLS.has(call.name)) {
+          sink.push({
+            kind: "shell",
+            callId,
+            command: asString(call.parameters.command) ?? "",
+            exitCode: shellExitCode(output),
+            timedOut: false,
+            output,
+            timestamp,
+          });
+        } else sink.push({ kind: "observation", callId, text: output, isError: !ok, timestamp });
+        break;
+      }
+      case "error":
+        sink.push({
+          kind: "message",
+          role: "system",
+          text: `Gemini CLI ${asString(line.severity) ?? "error"}: ${asString(line.message) ?? ""}`,
+          timestamp,
+        });
+        break;
+      case "result": {
+        const stats = asRecord(line.stats);
+        result.usage.inputTokens = asNumber(stats.input_tokens);
+        result.usage.outputTokens = asNumber(stats.output_tokens);
+        if (line.status !== "success") {
+          result.error =
+            `Gemini CLI ended with ${asString(line.status) ?? "an error"}: ${asString(asRecord(line.error).message) ?? ""}`.trim();
+        }
+        break;
+      }
+    }
+  }
+  result.finalAnswer = answer.length > 0 ? answer.join("") : null;
+  return result;
+}
+
+function recordText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => asString(asRecord(part).text) ?? "").join("");
+}
+
+/** The result text of a session-file tool call (`functionResponse.response.output` or `.error`). */
+function toolCallOutput(call: Record<string, unknown>): string {
+  const parts = Array.isArray(call.result) ? call.result : [];
+  return parts
+    .map((part) => {
+      const response = asRecord(asRecord(asRecord(part).functionResponse).response);
+      return asString(response.output) ?? asString(response.error) ?? "";
+    })
+    .join("\n");
+}
+
+export function normalizeGeminiSession(text: string, where: string): NormalizedTranscript {
+  const sink = new StepSink();
+  const result = emptyTranscript(sink.steps);
+  // A record id can repeat (the record is rewritten as tool calls complete): the last one wins, in first-seen order.
+  const records = new Map<string, Record<string, unknown>>();
+  for (const line of parseJsonLines(text, where)) {
+    if (typeof line.sessionId === "string") result.sessionId = line.sessionId;
+    if (typeof line.id === "string" && typeof line.type === "string") records.set(line.id, line);
+  }
+  for (const record of records.values()) {
+    const timestamp = isoOrUndefined(record.timestamp);
+    const content = recordText(record.content);
+    if (record.type === "user") {
+      sink.push({ kind: "message", role: "user", text: content, timestamp });
+      continue;
+    }
+    if (record.type === "info" || record.type === "error" || record.type === "warning") {
+      sink.push({ kind: "message", role: "system", text: `Gemini CLI ${String(record.type)}: ${content}`, timestamp });
+      continue;
+    }
+    if (record.type !== "gemini") continue;
+    if (typeof record.model === "string" && !result.models.includes(record.model)) result.models.push(record.model);
+    const tokens = asRecord(record.tokens);
+    result.usage.inputTokens += asNumber(tokens.input);
+    result.usage.outputTokens += asNumber(tokens.output) + asNumber(tokens.thoughts);
+    result.usage.modelCalls = (result.usage.modelCalls ?? 0) + 1;
+    if (content.trim() !== "") {
+      sink.push({ kind: "message", role: "assistant", text: content, timestamp });
+      result.finalAnswer = content;
+    }
+    for (const call of (Array.isArray(record.toolCalls) ? record.toolCalls : []).map(asRecord)) {
+      const name = asString(call.name) ?? "unknown";
+      const callId = asString(call.id);
+      const args = asRecord(call.args);
+      const callTime = isoOrUndefined(call.timestamp) ?? timestamp;
+      sink.push({ kind: "tool_call", tool: name, arguments: args, callId, timestamp: callTime });
+      const output = toolCallOutput(call);
+      const ok = call.status === "success";
+      if (SHELL_TOOLS.has(name)) {
+        sink.push({
+          kind: "shell",
+          callId,
+          command: asString(args.command) ?? "",
+          exitCode: shellExitCode(output) ?? (ok ? 0 : null),
+          timedOut: false,
+          output,
+          timestamp: callTime,
+        });
+      } else sink.push({ kind: "observation", callId, text: output, isError: !ok, timestamp: callTime });
+    }
+  }
+  return result;
+}
+
+/** The stream's shell steps with the exit codes the session file recorded for the same calls. */
+export function withSessionExitCodes(
+  stream: NormalizedTranscript,
+  session: NormalizedTranscript,
+): NormalizedTranscript {
+  const codes = new Map<string, number | null>();
+  for (const step of session.steps) if (step.kind === "shell" && step.callId) codes.set(step.callId, step.exitCode);
+  return {
+    ...stream,
+    steps: stream.steps.map((step) =>
+      step.kind === "shell" && step.exitCode === null && step.callId && codes.get(step.callId) != null
+        ? { ...step, exitCode: codes.get(step.callId) ?? null }
+        : step,
+    ),
+  };
+}

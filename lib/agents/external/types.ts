@@ -4,10 +4,7 @@
  * says how to configure one (files under its HOME, environment, argv), where its native
  * transcripts land, and how to turn them into our trajectory.
  */
-import type { NormalizedTranscript } from "@/lib/transcripts/types";
-
-export const EXTERNAL_FRAMEWORKS = ["claude-code", "codex", "gemini-cli", "command"] as const;
-export type ExternalFramework = (typeof EXTERNAL_FRAMEWORKS)[number];
+import type { NormalizedTranscript } from "./transcript";
 
 /** The wire protocol an agent speaks to its model (what the gateway forwards). */
 export type ModelProtocol = "anthropic" | "openai" | "gemini";
@@ -37,7 +34,8 @@ export interface Launch {
 }
 
 export interface ExternalAgentAdapter {
-  framework: ExternalFramework;
+  /** Its name in agent files, jobs and `--agent` (the key it has in the registry, index.ts). */
+  framework: string;
   protocol: ModelProtocol;
   /** The npm package that provides the binary (null for the command adapter). */
   npmPackage: string | null;
