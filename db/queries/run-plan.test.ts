@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { parseBundle } from "@/lib/bundle/parse";
+import { syntheticRun } from "@/lib/bundle/generated-records";
+import { bundleFilesOf } from "@/lib/bundle/write";
+import { createDb } from "../client";
+import { agentConfigId, importParsedBundle } from "./run-import";
+import { planRuns, runIdOf } from "./run-plan";
+
+/** Twelve instances of the synthetic benchmark; the first one already run by its configuration under its planned id. */
+function seeded() {
+  const db = createDb(":memory:");
+  const runs = Array.from({ length: 12 }, (_, i) => syntheticRun({ index: i, seed: 6 }));
+  const configId = agentConfigId(runs[0]!.manifest.agent);
+  runs.forEach((run, i) => {
+    if (i === 0) run.manifest.runId = runIdOf(configId, run.manifest.instanceId);
+    importParsedBundle(db, parseBundle(bundleFilesOf(run), `b${i}`), { via: "cli" });
+  });
+  return { db, runs, configId };
+}
+
+describe("run plan", () => {
+  it("names a run by its configuration and instance, the same every time", () => {
+    expect(runIdOf("cfg", "a/b")).toBe(runIdOf("cfg", "a/b"));
+    expect(runIdOf("cfg", "a/b")).toMatch(/^cfg-[0-9a-f]{16}$/);
+    expect(runIdOf("cfg", "a/c")).not.toBe(runIdOf("cfg", "a/b"));
+  });
+
+  it("skips what the configuration already ran, spreads per subtask and stops at the limit", () => {
+    const { db, runs, configId } = seeded();
+    const request = { benchmarkId: "synthetic", splitOnly: false, configId };
+    const all = planRuns(db, request);
+    const instances = new Set(runs.map((r) => r.manifest.instanceId)).size;
+    expect(all).toMatchObject({ matched: instances, alreadyRun: 1 });
+    expect(all.todo).toHaveLength(instances - 1);
+    expect(all.todo.map((r) => r.instance.id)).not.toContain(runs[0]!.manifest.instanceId);
+    expect(all.todo.every((r) => r.runId === runIdOf(configId, r.instance.id))).toBe(true);
+    // Another configuration has run nothing.
+    expect(planRuns(db, { ...request, configId: "other" }).alreadyRun).toBe(0);
+
+    const spread = planRuns(db, { ...request, perSubtask: 1 }).todo;
+    const subtasks = spread.map((r) => r.instance.subtaskId);
+    expect(new Set(subtasks).size).toBe(subtasks.length);
+    expect(planRuns(db, { ...request, limit: 2 }).todo).toEqual(all.todo.slice(0, 2));
+  });
+
+  it("refuses a request no instance matches, naming it", () => {
+    const { db, configId } = seeded();
+    expect(() => planRuns(db, { benchmarkId: "synthetic", splitOnly: true, configId })).toThrow(
+      'benchmark "synthetic" has no such instances (split eval)',
+    );
+    expect(() => planRuns(db, { benchmarkId: "nope", splitOnly: false, subtask: "codegen_file", configId })).toThrow(
+      'benchmark "nope" has no such instances (split all, codegen_file)',
+    );
+  });
+});
