@@ -14,6 +14,7 @@ import { requestUnlock, unlockRequestsPath } from "@/lib/auth/unlock-requests";
 import { choiceOption, cliCommand, dispatchCli, Option, schemaOption, textOption } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
+import { firstIssue } from "@/lib/errors/zod-issues";
 
 /** The CLI's io plus stdin, for --password-stdin (tests pass a stream). */
 export type UsersIo = CliIo & { stdin?: NodeJS.ReadableStream };
@@ -160,7 +161,7 @@ async function readPassword(source: PasswordSource, io: UsersIo): Promise<string
     password = (await readAll(io.stdin ?? process.stdin)).replace(/\r?\n$/, "");
   }
   const checked = PasswordSchema.safeParse(password);
-  if (!checked.success) throw new AppError("INVALID_INPUT", `${flag}: ${checked.error.issues[0]?.message}`);
+  if (!checked.success) throw new AppError("INVALID_INPUT", firstIssue(checked.error, flag));
   return checked.data;
 }
 

@@ -29,6 +29,7 @@ import { DEFAULT_LEASE, workerIdentity, type WorkerIdentity } from "@/lib/jobs/l
 import { commandOf, JobParamsSchema, progressOf } from "@/lib/jobs/schema";
 import { spawnGuarded, type Exit } from "@/lib/process/guarded";
 import { onParentExit, onStopSignals } from "@/lib/process/signals";
+import { firstIssue } from "@/lib/errors/zod-issues";
 
 export const cli = () =>
   cliCommand(
@@ -95,7 +96,7 @@ export async function executeJob(db: Db, job: JobRow, context: JobContext): Prom
   const { worker, timing } = context;
   const parsed = JobParamsSchema.safeParse(job.params);
   if (!parsed.success) {
-    const error = `invalid job parameters: ${parsed.error.issues[0]?.message ?? "unknown"}`;
+    const error = `invalid job parameters: ${firstIssue(parsed.error, "params")}`;
     finishJob(db, job.id, "failed", error, worker.id);
     return "failed";
   }
