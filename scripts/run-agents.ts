@@ -15,9 +15,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
-import { getInstance } from "@/db/queries/benchmarks";
-import { instanceWorkspaceSource } from "@/db/queries/instance-workspace";
-import { planRuns } from "@/db/queries/run-plan";
+import { planRuns, runBatchStore } from "@/db/queries/run-plan";
 import { agentConfigId } from "@/db/queries/run-import";
 import { agentSpecOf } from "@/lib/agents/agent-file";
 import { AGENT_FRAMEWORKS, PROVIDERS } from "@/lib/agents/agent-spec";
@@ -31,7 +29,6 @@ import { prepareAgent } from "@/lib/runner/agent-setup";
 import { runBatch } from "@/lib/runner/run-batch";
 import { bubblewrapAvailable } from "@/lib/runner/sandbox";
 import { sandboxUnavailableReason } from "@/lib/setup/system-packages";
-import { storeRun } from "./run-agents-record";
 import { createRunStopper } from "./run-agents-stop";
 
 const USAGE =
@@ -115,12 +112,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       `${plan.matched} instance(s) match, ${plan.alreadyRun} already run by this configuration; running ${todo.length} with ${agent.name}\n`,
     );
     const progress = createProgress("runs", todo.length, io.stderr);
-    const store = {
-      instance: (id: string) => getInstance(db, id)?.instance ?? null,
-      workspaceSource: (id: string) => instanceWorkspaceSource(db, id),
-      store: (record: Parameters<typeof storeRun>[1], runDir: string) => storeRun(db, record, runDir),
-    };
-    const outcomes = await runBatch(setup, todo, store, {
+    const outcomes = await runBatch(setup, todo, runBatchStore(db), {
       runsDir: args["runs-dir"],
       // Beside the runs by default (data/cache), so a run folder elsewhere brings its own cache.
       cacheDir: args["cache-dir"] ?? path.join(args["runs-dir"], "..", "cache"),

@@ -9,7 +9,10 @@ import type { SubtaskId } from "@/lib/benchmark/subtasks";
 import { AppError } from "@/lib/errors/app-error";
 import type { Db } from "../client";
 import * as t from "../schema";
-import { listInstances, type InstanceListRow } from "./benchmarks";
+import type { RunBatchStore } from "@/lib/runner/run-batch";
+import { getInstance, listInstances, type InstanceListRow } from "./benchmarks";
+import { instanceWorkspaceSource } from "./instance-workspace";
+import { importParsedBundle } from "./run-import";
 
 export const runIdOf = (configId: string, instanceId: string) =>
   `${configId}-${createHash("sha256").update(instanceId).digest("hex").slice(0, 16)}`;
@@ -67,5 +70,14 @@ export function planRuns(db: Db, request: RunPlanRequest): RunPlan {
     matched: rows.length,
     alreadyRun: rows.length - pending.length,
     todo: spread.slice(0, request.limit ?? spread.length),
+  };
+}
+
+/** What a batch of runs reads and writes (lib/runner/run-batch.ts) on this database. */
+export function runBatchStore(db: Db): RunBatchStore {
+  return {
+    instance: (id) => getInstance(db, id)?.instance ?? null,
+    workspaceSource: (id) => instanceWorkspaceSource(db, id),
+    importBundle: (bundle) => void importParsedBundle(db, bundle, { via: "runner" }),
   };
 }

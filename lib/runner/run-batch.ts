@@ -2,25 +2,24 @@
  * A batch of runs as run-agents makes them: each instance in its own workspace (from the workspace
  * cache) and sandbox, K at a time; each finished run stored, its workspace reset and pooled for the
  * next run on its repository; a run stopped by a signal dropped whole, so it is run again next time.
- * The database side (instances, their workspaces, storing a run) comes in as RunBatchStore.
+ * The database side (instances, their workspaces, importing a run) comes in as RunBatchStore
+ * (db/queries/run-plan.ts `runBatchStore`).
  */
 import fs from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
 import { chooseBehaviour } from "@/lib/agents/scripted-behaviours";
 import type { Instance } from "@/lib/benchmark/schema";
-import type { RunManifest } from "@/lib/bundle/schema";
-import type { RunRecord } from "@/lib/bundle/write";
 import { AppError } from "@/lib/errors/app-error";
 import type { AgentSetup } from "./agent-setup";
 import { removeTree } from "./copy-tree";
+import { discardRun, storeRun, type ImportBundle } from "./store-run";
 import { createWorkspaceCache, type WorkspaceSource } from "./workspace-cache";
 
 export interface RunBatchStore {
   instance(id: string): Instance | null;
   workspaceSource(id: string): WorkspaceSource;
-  /** Stores a finished run (its bundle under runDir, imported); throws when it cannot be recorded at all. */
-  store(record: RunRecord, runDir: string): Promise<{ status: RunManifest["status"] }>;
+  importBundle: ImportBundle;
 }
 
 export interface RunBatchOptions {
@@ -47,12 +46,6 @@ export interface RunBatchOutcomes {
   /** Cut short by a stop signal and dropped. */
   dropped: number;
   notStarted: number;
-}
-
-/** After a run that could not be recorded: its workspace handed back (reset and pooled, or removed), its folder removed. */
-export async function discardRun(runDir: string, release: (workspaceDir: string) => Promise<unknown>): Promise<void> {
-  await release(path.join(runDir, "workspace")).catch(() => undefined);
-  await removeTree(runDir);
 }
 
 export async function runBatch(
@@ -101,7 +94,7 @@ export async function runBatch(
         },
       });
       if (await stop.dropIfStopped(runDir)) return void (outcomes.dropped += 1);
-      const stored = await store.store(record, runDir);
+      const stored = await storeRun(store.importBundle, record, runDir);
       if (!options.keepWorkspaces) {
         await release(path.join(runDir, "workspace"));
         // HOME and TMPDIR hold what the agent wrote outside its workspace (up to its disk quota);

@@ -1,35 +1,41 @@
 /**
- * Storing a finished run (run-agents-record.ts) on a real database and disk: a run the importer
- * refuses is stored as a failed summary saying why; a run that cannot be stored at all leaves
- * nothing in its folder once discarded.
+ * Storing a finished run (lib/runner/store-run.ts) through this database's run batch store, on a
+ * real database and disk: a run the importer refuses is stored as a failed summary saying why; a
+ * run that cannot be stored at all leaves nothing in its folder once discarded.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createDb } from "@/db/client";
 import { syntheticRun } from "@/lib/bundle/generated-records";
-import { discardRun } from "@/lib/runner/run-batch";
-import { storeRun } from "./run-agents-record";
-import { queryDb } from "./test-support";
+import { discardRun, storeRun } from "@/lib/runner/store-run";
+import { createDb, type Db } from "../client";
+import { runBatchStore } from "./run-plan";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-record-"));
 const dbPath = path.join(work, "studio.db");
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-const runOf = (runId: string) =>
-  queryDb<{ status: string; exit_reason: string; error: string | null; step_count: number }>(
-    dbPath,
-    "SELECT status, exit_reason, error, step_count FROM runs WHERE id = ?",
-    runId,
-  )[0];
+const runOf = (runId: string) => {
+  const db = createDb(dbPath);
+  try {
+    return db.$client
+      .prepare<[string], { status: string; exit_reason: string; error: string | null; step_count: number }>(
+        "SELECT status, exit_reason, error, step_count FROM runs WHERE id = ?",
+      )
+      .get(runId);
+  } finally {
+    db.$client.close();
+  }
+};
+const importer = (db: Db) => runBatchStore(db).importBundle;
 
 describe("storeRun", () => {
   it("stores a run whole, its bundle under the run folder", async () => {
     const db = createDb(dbPath);
     const record = syntheticRun({ index: 1, seed: 3 });
     const runDir = path.join(work, "runs", "whole");
-    expect(await storeRun(db, record, runDir)).toEqual({ status: record.manifest.status, kept: "whole" });
+    expect(await storeRun(importer(db), record, runDir)).toEqual({ status: record.manifest.status, kept: "whole" });
     db.$client.close();
     expect(runOf(record.manifest.runId)).toMatchObject({ step_count: record.steps.length });
     expect(fs.existsSync(path.join(runDir, "bundle", "manifest.json"))).toBe(true);
@@ -40,7 +46,7 @@ describe("storeRun", () => {
     const record = syntheticRun({ index: 2, seed: 3 });
     record.manifest.error = "x".repeat(30_000);
     const runDir = path.join(work, "runs", "summary");
-    expect(await storeRun(db, record, runDir)).toEqual({ status: "failed", kept: "summary" });
+    expect(await storeRun(importer(db), record, runDir)).toEqual({ status: "failed", kept: "summary" });
     db.$client.close();
     const run = runOf(record.manifest.runId)!;
     expect(run).toMatchObject({ status: "failed", exit_reason: "error", step_count: 0 });
@@ -57,7 +63,7 @@ describe("storeRun", () => {
     const runDir = path.join(work, "runs", "lost");
     fs.mkdirSync(path.join(runDir, "workspace"), { recursive: true });
     fs.writeFileSync(path.join(runDir, "workspace", "big.bin"), Buffer.alloc(1024));
-    await expect(storeRun(db, record, runDir)).rejects.toThrow(
+    await expect(storeRun(importer(db), record, runDir)).rejects.toThrow(
       /is not in the database and the bundle has no instance\.json/,
     );
     db.$client.close();

@@ -5,13 +5,11 @@
  * that cannot be recorded at all leaves nothing on disk.
  */
 import path from "node:path";
-import type { Db } from "@/db/client";
-import { importParsedBundle } from "@/db/queries/run-import";
-import { parseBundle } from "@/lib/bundle/parse";
+import { parseBundle, type ParsedBundle } from "@/lib/bundle/parse";
 import type { RunManifest } from "@/lib/bundle/schema";
 import { bundleFilesOf, writeBundleFolder, type RunRecord } from "@/lib/bundle/write";
-import { removeTree } from "@/lib/runner/copy-tree";
-import { cutError } from "@/lib/runner/record-run";
+import { removeTree } from "./copy-tree";
+import { cutError } from "./record-run";
 
 export interface StoredRun {
   status: RunManifest["status"];
@@ -19,14 +17,17 @@ export interface StoredRun {
   kept: "whole" | "summary";
 }
 
-async function store(db: Db, record: RunRecord, runDir: string): Promise<void> {
+/** Imports a validated bundle in one transaction (db/queries/run-import.ts `importParsedBundle`). */
+export type ImportBundle = (bundle: ParsedBundle) => void;
+
+async function store(importBundle: ImportBundle, record: RunRecord, runDir: string): Promise<void> {
   const bundleDir = path.join(runDir, "bundle");
   const files = bundleFilesOf(record);
   // Validated before it is written: a bundle the importer would refuse never lands on disk.
   const parsed = parseBundle(files, bundleDir);
   await removeTree(bundleDir);
   await writeBundleFolder(bundleDir, files);
-  importParsedBundle(db, parsed, { via: "runner" });
+  importBundle(parsed);
 }
 
 /** The run as a failed run with the reason its bundle could not be stored: no steps, no files. */
@@ -47,17 +48,23 @@ export function summaryOf(record: RunRecord, problem: string): RunRecord {
   };
 }
 
-export async function storeRun(db: Db, record: RunRecord, runDir: string): Promise<StoredRun> {
+export async function storeRun(importBundle: ImportBundle, record: RunRecord, runDir: string): Promise<StoredRun> {
   try {
-    await store(db, record, runDir);
+    await store(importBundle, record, runDir);
     return { status: record.manifest.status, kept: "whole" };
   } catch (error) {
     const problem = error instanceof Error ? error.message : String(error);
     try {
-      await store(db, summaryOf(record, problem), runDir);
+      await store(importBundle, summaryOf(record, problem), runDir);
     } catch {
       throw error; // not even the summary: the caller reports the first reason
     }
     return { status: "failed", kept: "summary" };
   }
+}
+
+/** After a run that could not be recorded: its workspace handed back (reset and pooled, or removed), its folder removed. */
+export async function discardRun(runDir: string, release: (workspaceDir: string) => Promise<unknown>): Promise<void> {
+  await release(path.join(runDir, "workspace")).catch(() => undefined);
+  await removeTree(runDir);
 }
