@@ -16,6 +16,57 @@ function MarkBadge({ mark }: { mark: ContractMark }) {
   );
 }
 
+interface StepToggleProps {
+  step: RunStep;
+  expanded: boolean;
+  bodyId: string;
+  query: string;
+  onToggle: (stepId: string) => void;
+}
+
+/** The one-line summary that opens and closes a step: id, kind, summary (or where the match is), badges. */
+function StepToggle({ step, expanded, bodyId, query, onToggle }: StepToggleProps) {
+  const summary = stepSummary(step);
+  const q = normalizeQuery(query);
+  // A collapsed step whose summary does not show the match shows where it is.
+  const snippet = q !== null && !expanded && !summary.toLowerCase().includes(q) ? matchSnippet(step, query) : null;
+  return (
+    <button
+      type="button"
+      className={`${styles.toggle} step-toggle`}
+      aria-expanded={expanded}
+      aria-controls={expanded ? bodyId : undefined}
+      data-step-toggle={step.stepId}
+      onClick={() => onToggle(step.stepId)}
+    >
+      <span className={styles.caret} aria-hidden="true">
+        {expanded ? "▾" : "▸"}
+      </span>
+      <span className={styles.id}>{step.stepId}</span>
+      <span className={styles.kind}>{step.kind}</span>
+      <span className={styles.summary}>
+        <Highlighted text={summary} query={query} />
+        {snippet !== null ? (
+          <span className={styles.snippet}>
+            {" "}
+            <Highlighted text={snippet} query={query} />
+          </span>
+        ) : null}
+      </span>
+      {step.kind === "shell" ? (
+        <span className={`exit ${step.exitCode === 0 ? "exit-ok" : "exit-bad"}`}>exit {step.exitCode ?? "?"}</span>
+      ) : null}
+      {step.kind === "observation" && step.isError ? <span className="exit exit-bad">error</span> : null}
+      {step.marks
+        .filter((m) => m.severity !== "ok")
+        .slice(0, 2)
+        .map((m) => (
+          <MarkBadge key={`${m.kind}:${m.path}`} mark={m} />
+        ))}
+    </button>
+  );
+}
+
 export interface StepRowProps {
   step: RunStep;
   /** Position in the rendered (possibly filtered) list. */
@@ -48,10 +99,6 @@ export const StepRow = memo(function StepRow({
   const anchor = { kind: "step", stepId: step.stepId } as const;
   const severity = worstSeverity(step.marks);
   const bodyId = `${anchorId(anchor)}-body`;
-  const summary = stepSummary(step);
-  const q = normalizeQuery(query);
-  // A collapsed step whose summary does not show the match shows where it is.
-  const snippet = q !== null && !expanded && !summary.toLowerCase().includes(q) ? matchSnippet(step, query) : null;
   // `step-current` stays a plain class too: the run-detail e2e spec finds the current match by it.
   const classes = [
     styles.step,
@@ -73,39 +120,7 @@ export const StepRow = memo(function StepRow({
       aria-setsize={setSize}
     >
       <div className={styles.head}>
-        <button
-          type="button"
-          className={`${styles.toggle} step-toggle`}
-          aria-expanded={expanded}
-          aria-controls={expanded ? bodyId : undefined}
-          data-step-toggle={step.stepId}
-          onClick={() => onToggle(step.stepId)}
-        >
-          <span className={styles.caret} aria-hidden="true">
-            {expanded ? "▾" : "▸"}
-          </span>
-          <span className={styles.id}>{step.stepId}</span>
-          <span className={styles.kind}>{step.kind}</span>
-          <span className={styles.summary}>
-            <Highlighted text={summary} query={query} />
-            {snippet !== null ? (
-              <span className={styles.snippet}>
-                {" "}
-                <Highlighted text={snippet} query={query} />
-              </span>
-            ) : null}
-          </span>
-          {step.kind === "shell" ? (
-            <span className={`exit ${step.exitCode === 0 ? "exit-ok" : "exit-bad"}`}>exit {step.exitCode ?? "?"}</span>
-          ) : null}
-          {step.kind === "observation" && step.isError ? <span className="exit exit-bad">error</span> : null}
-          {step.marks
-            .filter((m) => m.severity !== "ok")
-            .slice(0, 2)
-            .map((m) => (
-              <MarkBadge key={`${m.kind}:${m.path}`} mark={m} />
-            ))}
-        </button>
+        <StepToggle step={step} expanded={expanded} bodyId={bodyId} query={query} onToggle={onToggle} />
         <a
           className="step-link"
           href={anchorHash(anchor)}

@@ -57,12 +57,31 @@ function useStepMarks() {
   return { expanded, setExpanded, highlighted, setHighlighted, copied, onToggle, onCopyLink };
 }
 
+/** The current search match among the reachable ones, and stepping to the next or previous (wrapping). */
+function useMatchCursor(reachable: number[], scrollToPosition: (position: number, focus: boolean) => void) {
+  const [currentMatch, setCurrentMatch] = useState(0);
+  const current = reachable.length === 0 ? null : reachable[Math.min(currentMatch, reachable.length - 1)]!;
+  const index = current === null ? null : reachable.indexOf(current);
+  const goTo = (n: number) => {
+    if (reachable.length === 0) return;
+    const k = ((n % reachable.length) + reachable.length) % reachable.length;
+    setCurrentMatch(k);
+    scrollToPosition(reachable[k]!, false);
+  };
+  return {
+    current,
+    index,
+    next: () => goTo((index ?? -1) + 1),
+    previous: () => goTo((index ?? 0) - 1),
+    reset: () => setCurrentMatch(0),
+  };
+}
+
 export function TrajectoryViewer({ steps }: { steps: RunStep[] }) {
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
   const [onlyMatches, setOnlyMatches] = useState(true);
   const [onlyFlagged, setOnlyFlagged] = useState(false);
-  const [currentMatch, setCurrentMatch] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
   const marks = useStepMarks();
   const sectionRef = useRef<HTMLDivElement>(null);
@@ -70,19 +89,12 @@ export function TrajectoryViewer({ steps }: { steps: RunStep[] }) {
 
   const view = useVisibleSteps(steps, deferredQuery, onlyMatches, onlyFlagged);
   const { q, flagged, matches, visible, visibleIndex, reachable, positionOf } = view;
-  const current = reachable.length === 0 ? null : reachable[Math.min(currentMatch, reachable.length - 1)]!;
   const scroll = useStepScroll(steps, view, scrollRef, onlyMatches);
-
-  const goToMatch = (n: number) => {
-    if (reachable.length === 0) return;
-    const k = ((n % reachable.length) + reachable.length) % reachable.length;
-    setCurrentMatch(k);
-    scroll.scrollToPosition(reachable[k]!, false);
-  };
+  const match = useMatchCursor(reachable, scroll.scrollToPosition);
 
   const onQuery = (value: string) => {
     setQuery(value);
-    setCurrentMatch(0);
+    match.reset();
     scrollRef.current?.scrollTo({ top: 0 });
   };
 
@@ -106,7 +118,6 @@ export function TrajectoryViewer({ steps }: { steps: RunStep[] }) {
   });
 
   if (steps.length === 0) return <NoTrajectory />;
-  const currentIndex = current === null ? null : reachable.indexOf(current);
   return (
     <div ref={sectionRef} className={styles.trajectory} data-testid="trajectory">
       <TrajectoryToolbar
@@ -115,10 +126,10 @@ export function TrajectoryViewer({ steps }: { steps: RunStep[] }) {
         total={steps.length}
         shown={visible.length}
         matchCount={q === null ? null : matches.length}
-        currentMatch={currentIndex}
+        currentMatch={match.index}
         reachable={reachable.length}
-        onNext={() => goToMatch((currentIndex ?? -1) + 1)}
-        onPrevious={() => goToMatch((currentIndex ?? 0) - 1)}
+        onNext={match.next}
+        onPrevious={match.previous}
         onlyMatches={onlyMatches}
         onOnlyMatches={setOnlyMatches}
         onlyFlagged={onlyFlagged}
@@ -141,7 +152,7 @@ export function TrajectoryViewer({ steps }: { steps: RunStep[] }) {
             visible={visible}
             expanded={marks.expanded}
             highlighted={marks.highlighted}
-            current={current}
+            current={match.current}
             copied={marks.copied}
             query={q === null ? "" : deferredQuery}
             onToggle={marks.onToggle}
