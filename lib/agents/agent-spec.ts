@@ -8,7 +8,7 @@ import { LimitsSchema } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
 import { BUILTIN_FRAMEWORKS, type BuiltinFramework } from "./builtin";
 import { EXTERNAL_FRAMEWORKS, externalAdapter, type ExternalFramework } from "./external";
-import { formatIssuePath } from "@/lib/errors/zod-issues";
+import { fieldIssue } from "@/lib/errors/zod-issues";
 
 export const AGENT_FRAMEWORKS = [...BUILTIN_FRAMEWORKS, ...EXTERNAL_FRAMEWORKS] as const;
 export const PROVIDERS = ["gemini", "openai", "anthropic"] as const;
@@ -67,11 +67,7 @@ export function parseAgentSpecFile(text: string, file: string): AgentSpec {
   }
   const parsed = AgentSpecSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError(
-      "INVALID_INPUT",
-      `${file}, field "${formatIssuePath(issue?.path ?? []) || "(root)"}": ${issue?.message ?? "invalid"}`,
-    );
+    throw new AppError("INVALID_INPUT", `${file}, ${fieldIssue(parsed.error, "(root)")}`);
   }
   if (parsed.data.framework === "command" && !parsed.data.command)
     throw new AppError("INVALID_INPUT", `${file}, field "command": a command agent needs the command line to run`);

@@ -3,7 +3,7 @@
  * dropping unusable samples with a reason, and the file- vs repository-context split.
  */
 import { z } from "zod";
-import { formatIssuePath } from "@/lib/errors/zod-issues";
+import { fieldIssue } from "@/lib/errors/zod-issues";
 import { AppError } from "@/lib/errors/app-error";
 
 const LineSpan = z
@@ -51,11 +51,7 @@ export function parseDevEvalJsonl(text: string, label: string): DevEvalSample[] 
     }
     const result = DevEvalSampleSchema.safeParse(value);
     if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new AppError(
-        "INVALID_INPUT",
-        `${label} line ${line}, field "${formatIssuePath(issue?.path ?? [])}": ${issue?.message}`,
-      );
+      throw new AppError("INVALID_INPUT", `${label} line ${line}, ${fieldIssue(result.error)}`);
     }
     const first = seen.get(result.data.namespace);
     if (first !== undefined) {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { allIssues, fieldErrorsOf, firstIssue, formatIssue, formatIssuePath, parseForm } from "./zod-issues";
+import {
+  allIssues,
+  fieldErrorsOf,
+  fieldIssue,
+  firstIssue,
+  formatIssue,
+  formatIssuePath,
+  parseForm,
+} from "./zod-issues";
 
 const Files = z.object({ files: z.array(z.object({ path: z.string() })), limit: z.number() });
 
@@ -29,6 +37,14 @@ describe("zod issues as people read them", () => {
     const error = errorOf(Files, { files: [{ path: 1 }], limit: "2" });
     expect(allIssues(error)).toBe(
       "files[0].path: Invalid input: expected string, received number; limit: Invalid input: expected number, received string",
+    );
+  });
+
+  it('words the tail of a located message as field "<path>": <message>', () => {
+    const error = errorOf(Files, { files: [{ path: 1 }], limit: 2 });
+    expect(fieldIssue(error)).toBe('field "files[0].path": Invalid input: expected string, received number');
+    expect(fieldIssue(errorOf(z.object({}), 3), "(root)")).toBe(
+      'field "(root)": Invalid input: expected object, received number',
     );
   });
 

@@ -31,6 +31,13 @@ export function allIssues(error: z.ZodError, whole?: string): string {
   return error.issues.map((issue) => formatIssue(issue, whole)).join("; ");
 }
 
+/** `field "<path>": <message>`, the tail of a message that names a place first (`x.jsonl line 3, field "id": ...`). */
+export function fieldIssue(error: z.ZodError, whole = ""): string {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? formatIssuePath(issue.path) : whole;
+  return `field "${field}": ${issue?.message ?? "invalid"}`;
+}
+
 /** A form's problems: the first message of each top-level field, shown under that field. */
 export function fieldErrorsOf<F extends string>(error: z.ZodError): FieldErrors<F> {
   const fieldErrors: FieldErrors<F> = {};

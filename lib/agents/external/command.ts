@@ -21,7 +21,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { parseJsonLines } from "./transcript";
 import { readAgentFile } from "./files";
 import type { ExternalAgentAdapter, ModelProtocol } from "./types";
-import { formatIssuePath } from "@/lib/errors/zod-issues";
+import { fieldIssue } from "@/lib/errors/zod-issues";
 
 export const COMMAND_RESULT_FILE = "result.json";
 export const COMMAND_TRAJECTORY_FILE = "trajectory.jsonl";
@@ -93,11 +93,7 @@ export function commandAdapter(protocol: ModelProtocol): ExternalAgentAdapter {
       const steps = parseJsonLines(text, where).map((line, i) => {
         const parsed = TrajectoryStepSchema.safeParse(line);
         if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw new AppError(
-            "INVALID_INPUT",
-            `${where}: line ${i + 1}, field "${formatIssuePath(issue?.path ?? [])}": ${issue?.message ?? "invalid step"}`,
-          );
+          throw new AppError("INVALID_INPUT", `${where}: line ${i + 1}, ${fieldIssue(parsed.error)}`);
         }
         return parsed.data;
       });
@@ -119,11 +115,7 @@ export function commandAdapter(protocol: ModelProtocol): ExternalAgentAdapter {
         }
         const parsed = CommandResultSchema.safeParse(json);
         if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw new AppError(
-            "INVALID_INPUT",
-            `native/output/${COMMAND_RESULT_FILE}, field "${formatIssuePath(issue?.path ?? [])}": ${issue?.message ?? "invalid"}`,
-          );
+          throw new AppError("INVALID_INPUT", `native/output/${COMMAND_RESULT_FILE}, ${fieldIssue(parsed.error)}`);
         }
         result = parsed.data;
       }
