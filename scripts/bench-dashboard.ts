@@ -9,7 +9,7 @@ import { configOptions, pairedRuns } from "@/db/queries/compare";
 import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
 import { overviewGroups } from "@/db/queries/overview";
 import { getRunDetail } from "@/db/queries/run-detail";
-import { runFilterOptions, searchRuns, type RunsFilter } from "@/db/queries/runs";
+import { runCountAndNewest, runFilterOptions, searchRuns, type RunsFilter } from "@/db/queries/runs";
 import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { compareConfigurations } from "@/lib/dashboard/compare";
@@ -69,10 +69,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     throw new AppError("INVALID_INPUT", `--db: ${args.db} does not exist; fill it with npm run seed:scale`);
   const db = createDb(args.db);
   try {
-    const runs = db.$client.prepare("SELECT count(*) AS n FROM runs").get() as { n: number };
-    const someRun = (
-      db.$client.prepare("SELECT run_id FROM run_facts ORDER BY id DESC LIMIT 1").get() as { run_id: string }
-    ).run_id;
+    const { runs, newestRunId: someRun } = runCountAndNewest(db);
+    if (!someRun) throw new AppError("INVALID_INPUT", `--db: ${args.db} has no runs; fill it with npm run seed:scale`);
     const cases: [string, () => unknown][] = [
       ["overview (all instances)", () => overview(db, "all")],
       ["overview (eval split)", () => overview(db, "eval")],
@@ -92,7 +90,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ["runs: search + violated metric", () => runsPage(db, { q: "pytest", metric: "resource_exhaustion" })],
       ["run detail", () => getRunDetail(db, someRun)],
     ];
-    io.stdout.write(`${runs.n} runs in ${args.db}; ${args.iterations} iterations per page query (after 3 warm-up)\n\n`);
+    io.stdout.write(`${runs} runs in ${args.db}; ${args.iterations} iterations per page query (after 3 warm-up)\n\n`);
     io.stdout.write(
       `${"page query".padEnd(36)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"max ms".padStart(8)}\n`,
     );

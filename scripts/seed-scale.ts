@@ -4,11 +4,9 @@
  * (`npm run bench:dashboard`). Every run is stored with synthetic = true and badged in the UI.
  * Resumable: runs already there are skipped.
  */
-import { eq } from "drizzle-orm";
 import { createDb } from "@/db/client";
-import { saveBenchmark } from "@/db/queries/benchmarks";
+import { listBenchmarks, saveBenchmark } from "@/db/queries/benchmarks";
 import { insertScaleRuns, scaleInstances } from "@/db/queries/synthetic-runs";
-import * as t from "@/db/schema";
 import { buildSampleBenchmark } from "@/lib/benchmark/sample-benchmark";
 import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
@@ -35,7 +33,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const args = parsed.options;
   const db = createDb(args.db);
   try {
-    if (!db.select({ id: t.benchmarks.id }).from(t.benchmarks).where(eq(t.benchmarks.id, "sample")).get()) {
+    if (!listBenchmarks(db).some((b) => b.id === "sample")) {
       io.stderr.write("building the sample benchmark\n");
       saveBenchmark(db, await buildSampleBenchmark(), { name: "sample", source: "sample-corpus", config: {} });
     }

@@ -6,7 +6,7 @@ import { metricBit } from "@/lib/metrics/catalog";
 import { createDb } from "../client";
 import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
-import { runFilterOptions, searchRuns, type RunsFilter } from "./runs";
+import { runCountAndNewest, runFilterOptions, searchRuns, type RunsFilter } from "./runs";
 
 function seeded(count: number) {
   const db = createDb(":memory:");
@@ -92,5 +92,12 @@ describe("searchRuns", () => {
 
   it("offers the frameworks and models that ran", () => {
     expect(runFilterOptions(seeded(4)).frameworks).toEqual(["synthetic"]);
+  });
+});
+
+describe("runCountAndNewest", () => {
+  it("counts the runs and names the last imported", () => {
+    expect(runCountAndNewest(createDb(":memory:"))).toEqual({ runs: 0, newestRunId: null });
+    expect(runCountAndNewest(seeded(3))).toEqual({ runs: 3, newestRunId: id(2) });
   });
 });

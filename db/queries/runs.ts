@@ -201,3 +201,10 @@ export function runFilterOptions(db: Db): { frameworks: string[]; models: string
     models: [...new Set(configs.map((c) => c.model))].sort(),
   };
 }
+
+/** How many runs there are and the newest by its facts row (bench:dashboard times that run's page). */
+export function runCountAndNewest(db: Db): { runs: number; newestRunId: string | null } {
+  const runs = db.select({ n: count() }).from(t.runs).get()?.n ?? 0;
+  const newest = db.select({ runId: t.runFacts.runId }).from(t.runFacts).orderBy(desc(t.runFacts.id)).limit(1).get();
+  return { runs, newestRunId: newest?.runId ?? null };
+}
