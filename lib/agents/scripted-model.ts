@@ -10,6 +10,7 @@ import { startMockModelServer } from "@/lib/agents/mock-server";
 import { scriptFromTurns, type MockConversation } from "@/lib/agents/mock-server/script";
 import {
   scriptedTurns,
+  TOOL_SETS,
   toolSetOf,
   type Behaviour,
   type ScriptedTurn,
@@ -25,9 +26,12 @@ export interface ScriptedModel {
   close(): Promise<void>;
 }
 
-/** The tool set the script writes calls for: a command agent gets a bash-only script. */
+/**
+ * The tool set the script writes calls for: an agent's own where the scripts know its tool names,
+ * else a bash-only script (a command agent; an agent CLI newer than the scripts).
+ */
 export const scriptToolSetOf = (framework: BuiltinFramework | ExternalFramework): ToolSet =>
-  framework === "command" ? "bash" : framework;
+  (TOOL_SETS as readonly string[]).includes(framework) ? (framework as ToolSet) : "bash";
 
 /**
  * The script for a request: the instance whose task prompt the conversation's user messages hold.
