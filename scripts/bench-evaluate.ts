@@ -1,6 +1,5 @@
 /**
- * npm run bench:evaluate -- [--count N]
- * Static-evaluation throughput on generated runs of realistic size (40-file workspace, 5 changed
+ * npm run bench:evaluate: static-evaluation throughput on generated runs of realistic size (40-file workspace, 5 changed
  * files, 50 steps): code-level + file-level metrics (goal: 200 runs/s on 2 cores), the evaluation
  * as npm run evaluate runs it (rule judge, AST report, storage), and per-file AST analysis time
  * over the sample corpus.
@@ -8,7 +7,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { z } from "zod";
 import { createDb } from "@/db/client";
 import { evaluationStore } from "@/db/queries/evaluation";
 import { importParsedBundle } from "@/db/queries/run-import";
@@ -17,7 +15,7 @@ import { loadPythonParser } from "@/lib/analysis/python-parser";
 import { parseBundle } from "@/lib/bundle/parse";
 import { syntheticRun } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
-import { parseCliArgs } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { codeLevelMetrics } from "@/lib/judge/rules/code-level";
@@ -26,7 +24,11 @@ import { ensureJudge } from "@/db/queries/verdicts";
 import { evaluateRuns, ruleRunJudge } from "@/lib/judge/evaluate-runs";
 import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 
-const ArgsSchema = z.object({ count: z.coerce.number().int().min(1).max(100_000).default(1000) });
+export const cli = () =>
+  cliCommand(
+    "npm run bench:evaluate --",
+    "Static-evaluation throughput on generated runs (code-level + file-level runs/s, the whole rule judge) and per-file AST analysis time.",
+  ).addOption(integerOption("--count <n>", "runs generated and judged", { min: 1, max: 100_000 }).default(1000));
 
 function pythonFiles(dir: string): string[] {
   return fs
@@ -36,12 +38,9 @@ function pythonFiles(dir: string): string[] {
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    { count: { type: "string" } },
-    ArgsSchema,
-    "usage: npm run bench:evaluate -- [--count N]",
-  );
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
   const say = (line: string) => io.stdout.write(`${line}\n`);
   await loadPythonParser();
 

@@ -12,11 +12,13 @@ import { runCaptured } from "@/lib/cli/cli-io.fixture";
 import type { CliIo } from "@/lib/cli/run-cli";
 import * as analyze from "./analyze";
 import * as benchDashboard from "./bench-dashboard";
+import * as benchEvaluate from "./bench-evaluate";
 import * as benchHostileImport from "./bench-hostile-import";
 import * as benchIngest from "./bench-ingest";
 import * as benchRunner from "./bench-runner";
 import * as buildBenchmark from "./build-benchmark";
 import * as demo from "./demo";
+import * as evaluate from "./evaluate";
 import * as ingest from "./ingest";
 import * as migrate from "./migrate";
 import * as seedScale from "./seed-scale";
@@ -33,11 +35,13 @@ interface Cli {
 const CLIS: [string, Cli, [string, string] | null][] = [
   ["analyze", analyze, null],
   ["bench-dashboard", benchDashboard, ["--iterations", "an integer from 5 to 10000"]],
+  ["bench-evaluate", benchEvaluate, ["--count", "an integer from 1 to 100000"]],
   ["bench-hostile-import", benchHostileImport, ["--port", "an integer from 1024 to 65535"]],
   ["bench-ingest", benchIngest, ["--count", "an integer from 1 to 100000"]],
   ["bench-runner", benchRunner, ["--files", "an integer from 1 to 200000"]],
   ["build-benchmark", buildBenchmark, ["--split-size", "a positive integer"]],
   ["demo", demo, ["--port", "an integer from 1 to 65535"]],
+  ["evaluate", evaluate, ["--concurrency", "an integer from 1 to 32"]],
   ["ingest", ingest, ["--concurrency", "an integer from 1 to 64"]],
   ["migrate", migrate, null],
   ["seed-scale", seedScale, ["--runs", "an integer from 1 to 2000000"]],
@@ -70,7 +74,7 @@ it("covers every CLI in scripts/", () => {
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
     .filter((f) => fs.readFileSync(path.join("scripts", f), "utf8").includes("isEntryPoint(import.meta.url)"))
     .map((f) => f.replace(/\.ts$/, ""))
-    .filter((name) => !["bench-evaluate", "evaluate", "run-agents"].includes(name)); // converted next
+    .filter((name) => !["run-agents"].includes(name)); // converted next
   expect(CLIS.map(([name]) => name).sort()).toEqual(entryPoints.sort());
 });
 

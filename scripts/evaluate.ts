@@ -1,17 +1,14 @@
 /**
- * npm run evaluate -- [--judge rule|gemini] [--mock] [--model M] [--runs PATTERN] [--force]
- *   [--concurrency N] [--json]
- * Scores runs that lack this judge's verdicts (resumable: judged runs are skipped unless --force).
+ * npm run evaluate: scores runs that lack this judge's verdicts (resumable: judged runs are skipped unless --force).
  * `--judge gemini` asks Gemini (GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL) for the four LLM-judged
  * metrics; `--mock` starts a local server speaking Gemini's HTTP protocol with a scripted model
  * (offline demo and tests). Each run's verdicts are stored in one transaction.
  */
-import { z } from "zod";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { evaluationStore, runsToEvaluate } from "@/db/queries/evaluation";
 import { createDbJudgeCache } from "@/db/queries/judge-cache";
 import { ensureJudge } from "@/db/queries/verdicts";
-import { parseCliArgs } from "@/lib/cli/args";
+import { choiceOption, cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { loadEnv } from "@/lib/config/env";
@@ -20,36 +17,26 @@ import { evaluateRuns, ruleRunJudge } from "@/lib/judge/evaluate-runs";
 import { geminiRunJudge } from "@/lib/judge/llm/gemini-run-judge";
 import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 
-const USAGE =
-  "usage: npm run evaluate -- [--judge rule|gemini] [--mock] [--model M] [--runs PATTERN] [--force] [--concurrency N] [--json]";
-
-const ArgsSchema = z.object({
-  judge: z.enum(["rule", "gemini"]).default("rule"),
-  mock: z.boolean().default(false),
-  model: z.string().min(1).optional(),
-  runs: z.string().min(1).optional(),
-  force: z.boolean().default(false),
-  concurrency: z.coerce.number().int().min(1).max(32).default(4),
-  json: z.boolean().default(false),
-});
+export const cli = () =>
+  cliCommand("npm run evaluate --", "Scores the runs that lack this judge's verdicts (resumable).")
+    .addOption(
+      choiceOption("--judge <judge>", "rule: the deterministic judge; gemini: the LLM judge", [
+        "rule",
+        "gemini",
+      ]).default("rule"),
+    )
+    .option("--mock", "--judge gemini against a local scripted model speaking Gemini's protocol (offline)")
+    .addOption(textOption("--model <model>", "the judge's model (--judge gemini)"))
+    .addOption(textOption("--runs <pattern>", "only runs whose id matches this pattern (* matches any text)"))
+    .option("--force", "judge again runs this judge already judged")
+    .addOption(integerOption("--concurrency <n>", "runs judged at once", { min: 1, max: 32 }).default(4))
+    .option("--json", "print the summary as JSON");
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values: args } = parseCliArgs(
-    argv,
-    {
-      judge: { type: "string" },
-      mock: { type: "boolean" },
-      model: { type: "string" },
-      runs: { type: "string" },
-      force: { type: "boolean" },
-      concurrency: { type: "string" },
-      json: { type: "boolean" },
-    },
-    ArgsSchema,
-    USAGE,
-  );
-  if (args.mock && args.judge !== "gemini")
-    throw new AppError("INVALID_INPUT", `--mock goes with --judge gemini\n${USAGE}`);
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
+  if (args.mock && args.judge !== "gemini") throw new AppError("INVALID_INPUT", "--mock goes with --judge gemini");
   const db = createDb(databasePathFromEnv(io.env));
   const store = evaluationStore(db);
   const active =
