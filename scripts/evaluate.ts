@@ -44,7 +44,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ? ruleRunJudge(ensureJudge(db, RULE_JUDGE), { force: args.force, hasArtifact: store.hasArtifact })
       : await geminiRunJudge({
           env: loadEnv(io.env),
-          mock: args.mock,
+          mock: args.mock === true,
           model: args.model,
           concurrency: args.concurrency,
           cache: createDbJudgeCache(db),
