@@ -14,7 +14,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/lib/errors/app-error";
 import { runCommand } from "./run-command";
-import { hostView, viewArgs } from "./sandbox-view";
+import { hostView, viewArgs, type HostView } from "./sandbox-view";
 import type { CommandLimits, CommandResult, Sandbox, SandboxOptions } from "@/lib/agents/sandbox";
 
 export type { CommandLimits, CommandResult, ResourceLimit, Sandbox, SandboxOptions } from "@/lib/agents/sandbox";
@@ -122,7 +122,15 @@ function ulimitLines(limits: CommandLimits, bubblewrap: boolean): string[] {
   return lines.map((line) => `${line} || exit 125`);
 }
 
-export async function createSandbox(options: SandboxOptions): Promise<ProcessSandbox> {
+interface SandboxFolders {
+  workspaceDir: string;
+  runDir: string;
+  homeDir: string;
+  tmpDir: string;
+}
+
+/** The workspace and the run's folders, symlinks resolved; the run's home and tmp are made. */
+async function sandboxFolders(options: SandboxOptions): Promise<SandboxFolders> {
   let workspaceDir: string;
   try {
     workspaceDir = await fs.realpath(options.workspaceDir);
@@ -135,45 +143,76 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
   const tmpDir = path.join(runDir, "tmp");
   await fs.mkdir(homeDir, { recursive: true });
   await fs.mkdir(tmpDir, { recursive: true });
+  return { workspaceDir, runDir, homeDir, tmpDir };
+}
 
+/** What a sandbox holds a command to, in one line for the run notes. */
+function describeSandbox(useBwrap: boolean, options: SandboxOptions, folders: SandboxFolders): string {
+  return useBwrap
+    ? `bubblewrap: only system folders, selected /etc files and the interpreters shown read-only, writable ${folders.workspaceDir} ` +
+        `and ${folders.runDir}/{home,tmp}, bounded private /tmp and /dev/shm, own PID namespace, ` +
+        (options.allowNetwork ? "network shared with the host" : "no network")
+    : `no bubblewrap (${options.useBubblewrap === false ? "disabled" : "not available"}): a process group with ` +
+        "HOME and TMPDIR in the run folder only; commands can read and write anywhere the user can and reach the network";
+}
+
+/**
+ * The command line of one command. Writable under bubblewrap: the workspace, and the run's home
+ * and tmp; not the run folder itself, where the runner writes the bundle after the agent is gone
+ * (no symlink planted there can redirect it).
+ */
+function commandArgv(
+  view: HostView | null,
+  options: SandboxOptions,
+  folders: SandboxFolders,
+  script: string,
+  tmpfsBytes: number,
+): string[] {
+  if (!view) return ["bash", "-lc", script];
+  const { workspaceDir, homeDir, tmpDir } = folders;
+  return [
+    "bwrap",
+    ...viewArgs(view, {
+      workspaceDir,
+      homeDir,
+      tmpDir,
+      tmpfsBytes,
+      hide: options.hide,
+      readOnlyBinds: options.readOnlyBinds,
+      binds: options.binds,
+    }),
+    ...(options.allowNetwork ? [] : ["--unshare-net"]),
+    ...BWRAP_FLAGS,
+    ...["--info-fd", "3", "--block-fd", "4"],
+    ...["--chdir", workspaceDir, "bash", "-lc", script],
+  ];
+}
+
+/** Kills the process groups still alive; returns how many processes were left in them. */
+async function killGroups(groups: Set<number>): Promise<number> {
+  const live = new Set([...groups].filter(groupAlive));
+  const left = live.size === 0 ? 0 : ((await processesInGroups(live)) ?? live.size);
+  for (const pgid of live) signalGroup(pgid, "SIGKILL");
+  // Zombies stay group members until their new parent reaps them: wait for the living only.
+  for (let i = 0; i < 20 && left > 0 && ((await processesInGroups(live)) ?? 0) > 0; i++) await sleep(25);
+  groups.clear();
+  return left;
+}
+
+export async function createSandbox(options: SandboxOptions): Promise<ProcessSandbox> {
+  const folders = await sandboxFolders(options);
+  const { workspaceDir, homeDir, tmpDir } = folders;
   const useBwrap = options.useBubblewrap !== false && (await bubblewrapAvailable());
   const view = useBwrap ? await hostView() : null;
   const env = sandboxEnv(homeDir, tmpDir, options.env);
   if (view) env.PATH = view.path;
   const groups = new Set<number>();
 
-  const description = useBwrap
-    ? `bubblewrap: only system folders, selected /etc files and the interpreters shown read-only, writable ${workspaceDir} ` +
-      `and ${runDir}/{home,tmp}, bounded private /tmp and /dev/shm, own PID namespace, ` +
-      (options.allowNetwork ? "network shared with the host" : "no network")
-    : `no bubblewrap (${options.useBubblewrap === false ? "disabled" : "not available"}): a process group with ` +
-      "HOME and TMPDIR in the run folder only; commands can read and write anywhere the user can and reach the network";
-
   const run = (command: string, limits: CommandLimits, extraEnv?: Record<string, string>): Promise<CommandResult> => {
     const script = [...ulimitLines(limits, useBwrap), command].join("\n");
     const tmpfsBytes = Math.ceil((limits.tmpfsBytes ?? DEFAULT_TMPFS_BYTES) / PAGE) * PAGE;
-    // Writable: the workspace, and the run's home and tmp; not the run folder itself, where the
-    // runner writes the bundle after the agent is gone (no symlink planted there can redirect it).
-    const argv = view
-      ? [
-          "bwrap",
-          ...viewArgs(view, {
-            workspaceDir,
-            homeDir,
-            tmpDir,
-            tmpfsBytes,
-            hide: options.hide,
-            readOnlyBinds: options.readOnlyBinds,
-            binds: options.binds,
-          }),
-          ...(options.allowNetwork ? [] : ["--unshare-net"]),
-          ...BWRAP_FLAGS,
-          ...["--info-fd", "3", "--block-fd", "4"],
-          ...["--chdir", workspaceDir, "bash", "-lc", script],
-        ]
-      : ["bash", "-lc", script];
     return runCommand({
-      argv,
+      argv: commandArgv(view, options, folders, script, tmpfsBytes),
       bubblewrap: view !== null,
       cwd: workspaceDir,
       env: extraEnv ? { ...env, ...extraEnv } : env,
@@ -184,26 +223,14 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
       groupAlive,
     });
   };
-  const killAll = async (): Promise<number> => {
-    const live = new Set([...groups].filter(groupAlive));
-    const left = live.size === 0 ? 0 : ((await processesInGroups(live)) ?? live.size);
-    for (const pgid of live) signalGroup(pgid, "SIGKILL");
-    // Zombies stay group members until their new parent reaps them: wait for the living only.
-    for (let i = 0; i < 20 && left > 0 && ((await processesInGroups(live)) ?? 0) > 0; i++) await sleep(25);
-    groups.clear();
-    return left;
-  };
 
   return {
     isolated: useBwrap,
     mode: useBwrap ? "bubblewrap" : "process-group",
-    description,
-    workspaceDir,
-    runDir,
-    homeDir,
-    tmpDir,
+    description: describeSandbox(useBwrap, options, folders),
+    ...folders,
     run,
-    killAll,
+    killAll: () => killGroups(groups),
     processGroups: () => [...groups].filter(groupAlive),
   };
 }
