@@ -29,6 +29,20 @@ export function instanceRow(instance: Instance): typeof t.instances.$inferInsert
   };
 }
 
+/** The instance an `instances` row holds (validated: its JSON columns are read back as stored). */
+export function instanceOfRow(row: typeof t.instances.$inferSelect): Instance {
+  return InstanceSchema.parse({
+    id: row.id,
+    benchmark: row.benchmarkId,
+    subtask: row.subtaskId,
+    sourceSample: row.sourceSample,
+    prompt: row.prompt,
+    paraphraseIndex: row.paraphraseIndex,
+    contract: row.contract,
+    groundTruth: row.groundTruth,
+  });
+}
+
 export interface SaveSummary {
   instances: number;
   removed: number;
@@ -316,16 +330,7 @@ export interface InstanceDetail {
 export function getInstance(db: Db, id: string): InstanceDetail | null {
   const row = db.select().from(t.instances).where(eq(t.instances.id, id)).get();
   if (!row) return null;
-  const instance = InstanceSchema.parse({
-    id: row.id,
-    benchmark: row.benchmarkId,
-    subtask: row.subtaskId,
-    sourceSample: row.sourceSample,
-    prompt: row.prompt,
-    paraphraseIndex: row.paraphraseIndex,
-    contract: row.contract,
-    groundTruth: row.groundTruth,
-  });
+  const instance = instanceOfRow(row);
   const setup = row.setup as StoredSetupChange[];
   const file = instance.groundTruth.originalFile;
   const readText = (sha256: string | undefined) => {

@@ -3,7 +3,6 @@
  * lack a judge's verdicts, and storing a run's verdicts with its artifacts (one transaction per run).
  */
 import { and, eq, like } from "drizzle-orm";
-import { InstanceSchema } from "@/lib/benchmark/schema";
 import { LimitsSchema, TrajectoryStepSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
 import { sha256Hex } from "@/lib/bundle/parse";
 import { AppError } from "@/lib/errors/app-error";
@@ -12,7 +11,7 @@ import type { EvaluatedChange, EvaluationInput } from "@/lib/judge/schema";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import type { Db } from "../client";
 import * as t from "../schema";
-import type { StoredSetupChange } from "./benchmarks";
+import { instanceOfRow, type StoredSetupChange } from "./benchmarks";
 import { writeVerdicts, type VerdictEntry } from "./verdicts";
 
 /**
@@ -60,16 +59,7 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
   if (!run) throw new AppError("NOT_FOUND", `run "${runId}" not found`);
   const instanceRow = db.select().from(t.instances).where(eq(t.instances.id, run.instanceId)).get();
   if (!instanceRow) throw new AppError("INTERNAL", `instance of run "${runId}" is missing`);
-  const instance = InstanceSchema.parse({
-    id: instanceRow.id,
-    benchmark: instanceRow.benchmarkId,
-    subtask: instanceRow.subtaskId,
-    sourceSample: instanceRow.sourceSample,
-    prompt: instanceRow.prompt,
-    paraphraseIndex: instanceRow.paraphraseIndex,
-    contract: instanceRow.contract,
-    groundTruth: instanceRow.groundTruth,
-  });
+  const instance = instanceOfRow(instanceRow);
   const config = db
     .select({ limits: t.agentConfigs.limits })
     .from(t.agentConfigs)
