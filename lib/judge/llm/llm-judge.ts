@@ -99,8 +99,10 @@ function checkMetrics(metrics: readonly MetricId[]): LlmJudgedMetric[] {
   return [...new Set(metrics)] as LlmJudgedMetric[];
 }
 
-export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
-  const { provider, model } = options;
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The options' numbers with their defaults, refused when out of range. */
+function checkOptions(options: LlmJudgeOptions): { concurrency: number; maxRetries: number; budget: number } {
   const concurrency = options.concurrency ?? 4;
   const maxRetries = options.maxRetries ?? 4;
   const budget = options.contextBudgetChars ?? DEFAULT_CONTEXT_BUDGET_CHARS;
@@ -110,6 +112,79 @@ export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
     throw new AppError("INVALID_INPUT", "maxRetries must be a non-negative integer");
   if (!(budget >= MIN_CONTEXT_BUDGET_CHARS))
     throw new AppError("INVALID_INPUT", `contextBudgetChars must be at least ${MIN_CONTEXT_BUDGET_CHARS}`);
+  return { concurrency, maxRetries, budget };
+}
+
+/** The request for one (run, metric): the metric's prompt with the run rendered within the budget. */
+async function prepareRequest(
+  options: LlmJudgeOptions,
+  budget: number,
+  input: EvaluationInput,
+  metric: LlmJudgedMetric,
+): Promise<PreparedRequest> {
+  const prompt = await loadPrompt(metric);
+  const rendered = renderRun(prompt.user, input, { budgetChars: budget });
+  const request: LlmRequest = {
+    model: options.model,
+    system: prompt.system,
+    prompt: rendered.user,
+    responseJsonSchema: JUDGE_ANSWER_JSON_SCHEMA as unknown as Record<string, unknown>,
+    temperature: options.temperature ?? 0,
+    maxOutputTokens: options.maxOutputTokens ?? 8192,
+  };
+  return {
+    metric,
+    promptVersion: prompt.promptVersion,
+    request,
+    cacheKey: judgeCacheKey(prompt.promptVersion, options.model, request),
+    elidedSteps: rendered.trajectory.elidedSteps,
+  };
+}
+
+/** A response with how it came: `reused` when from the cache or an identical request in flight. */
+interface Answered {
+  response: LlmResponse;
+  attempts: number;
+  reused: boolean;
+}
+
+/** The verdict of one answer; a reused answer costs nothing and took no time of its own. */
+function verdictOf(
+  prepared: PreparedRequest,
+  answered: Answered,
+  parsed: ReturnType<typeof parseJudgeAnswer>,
+  stepIds: ReadonlySet<string>,
+  usage: { inputTokens: number; outputTokens: number; costUsd: number | null },
+  provider: string,
+): LlmVerdict {
+  const { response, attempts, reused } = answered;
+  const verdict = verdictFromAnswer(parsed, stepIds);
+  const evidence = [...verdict.evidence];
+  if (prepared.elidedSteps > 0) {
+    evidence.push({
+      message: `the judge saw a condensed trajectory (${prepared.elidedSteps} steps elided or collapsed)`,
+    });
+  }
+  return {
+    metric: prepared.metric,
+    value: verdict.value,
+    rationale: verdict.rationale,
+    citations: verdict.citations,
+    evidence,
+    rawResponse: response.text,
+    ...usage,
+    cached: reused,
+    promptVersion: prepared.promptVersion,
+    provider,
+    model: response.model,
+    latencyMs: reused ? 0 : response.latencyMs,
+    attempts,
+  };
+}
+
+export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
+  const { provider, model } = options;
+  const { concurrency, maxRetries, budget } = checkOptions(options);
   const prices: PriceTable = { ...DEFAULT_PRICES, ...options.prices };
   const limit = pLimit(concurrency);
   const cache = options.cache ?? null;
@@ -121,26 +196,7 @@ export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
     provider: provider.name,
     model,
   };
-
-  async function prepare(input: EvaluationInput, metric: LlmJudgedMetric): Promise<PreparedRequest> {
-    const prompt = await loadPrompt(metric);
-    const rendered = renderRun(prompt.user, input, { budgetChars: budget });
-    const request: LlmRequest = {
-      model,
-      system: prompt.system,
-      prompt: rendered.user,
-      responseJsonSchema: JUDGE_ANSWER_JSON_SCHEMA as unknown as Record<string, unknown>,
-      temperature: options.temperature ?? 0,
-      maxOutputTokens: options.maxOutputTokens ?? 8192,
-    };
-    return {
-      metric,
-      promptVersion: prompt.promptVersion,
-      request,
-      cacheKey: judgeCacheKey(prompt.promptVersion, model, request),
-      elidedSteps: rendered.trajectory.elidedSteps,
-    };
-  }
+  const prepare = (input: EvaluationInput, metric: LlmJudgedMetric) => prepareRequest(options, budget, input, metric);
 
   /** One provider call with retries; each attempt takes a concurrency slot (backoff sleeps hold none). */
   function call(runId: string, prepared: PreparedRequest) {
@@ -152,27 +208,41 @@ export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
       random: options.random,
       sleep: options.sleep,
       onRetry: ({ attempt, delayMs, error }) =>
-        options.onEvent?.({
-          type: "retry",
-          runId,
-          metric: prepared.metric,
-          attempt,
-          delayMs,
-          error: error instanceof Error ? error.message : String(error),
-        }),
+        options.onEvent?.({ type: "retry", runId, metric: prepared.metric, attempt, delayMs, error: errorText(error) }),
     }).then(({ value, attempts }) => ({ response: value, attempts }));
   }
 
   /** The cache only saves calls: a failing store is reported and judged around, never fatal. */
   const cacheFailed = (runId: string, metric: LlmJudgedMetric) => (error: unknown) => {
-    options.onEvent?.({
-      type: "cache_error",
-      runId,
-      metric,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    options.onEvent?.({ type: "cache_error", runId, metric, error: errorText(error) });
     return null;
   };
+
+  /** The answer from the cache, from an identical request in flight, or from a call of its own. */
+  async function answer(runId: string, prepared: PreparedRequest): Promise<Answered> {
+    const { metric, cacheKey } = prepared;
+    const hit = cache ? await readCache(cache, cacheKey).catch(cacheFailed(runId, metric)) : null;
+    if (hit) {
+      totals.cacheHits++;
+      options.onEvent?.({ type: "cache_hit", runId, metric });
+      return { response: hit, attempts: 0, reused: true };
+    }
+    let pending = inFlight.get(cacheKey);
+    const reused = pending !== undefined;
+    if (!pending) {
+      pending = call(runId, prepared);
+      inFlight.set(cacheKey, pending);
+      const forget = () => inFlight.delete(cacheKey);
+      pending.then(forget, forget);
+    }
+    try {
+      const { response, attempts } = await pending;
+      return { response, attempts: reused ? 0 : attempts, reused };
+    } catch (error) {
+      const e = error instanceof AppError ? error : new AppError("INTERNAL", String(error));
+      throw new AppError(e.code, `LLM judge (${runId}, ${metric}): ${e.message}`, { cause: error });
+    }
+  }
 
   async function judgeMetric(
     input: EvaluationInput,
@@ -180,32 +250,8 @@ export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
     stepIds: ReadonlySet<string>,
   ): Promise<LlmVerdict> {
     const prepared = await prepare(input, metric);
-    const hit = cache ? await readCache(cache, prepared.cacheKey).catch(cacheFailed(input.runId, metric)) : null;
-    let response: LlmResponse;
-    let attempts = 0;
-    // Answered without a call of its own: from the cache, or by an identical request in flight.
-    let reused = hit !== null;
-    if (hit) {
-      response = hit;
-      totals.cacheHits++;
-      options.onEvent?.({ type: "cache_hit", runId: input.runId, metric });
-    } else {
-      let pending = inFlight.get(prepared.cacheKey);
-      reused = pending !== undefined;
-      if (!pending) {
-        pending = call(input.runId, prepared);
-        inFlight.set(prepared.cacheKey, pending);
-        const forget = () => inFlight.delete(prepared.cacheKey);
-        pending.then(forget, forget);
-      }
-      try {
-        ({ response, attempts } = await pending);
-        if (reused) attempts = 0;
-      } catch (error) {
-        const e = error instanceof AppError ? error : new AppError("INTERNAL", String(error));
-        throw new AppError(e.code, `LLM judge (${input.runId}, ${metric}): ${e.message}`, { cause: error });
-      }
-    }
+    const answered = await answer(input.runId, prepared);
+    const { response, attempts, reused } = answered;
     const parsed = parseJudgeAnswer(response.text, response.finishReason);
     if (!parsed.ok) options.onEvent?.({ type: "invalid_response", runId: input.runId, metric, reason: parsed.reason });
     // Only valid answers are cached: a rerun gets another chance at an invalid one.
@@ -221,30 +267,7 @@ export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
       totals.outputTokens += outputTokens;
       totals.costUsd += costUsd ?? 0;
     }
-    const verdict = verdictFromAnswer(parsed, stepIds);
-    const evidence = [...verdict.evidence];
-    if (prepared.elidedSteps > 0) {
-      evidence.push({
-        message: `the judge saw a condensed trajectory (${prepared.elidedSteps} steps elided or collapsed)`,
-      });
-    }
-    return {
-      metric,
-      value: verdict.value,
-      rationale: verdict.rationale,
-      citations: verdict.citations,
-      evidence,
-      rawResponse: response.text,
-      inputTokens,
-      outputTokens,
-      costUsd,
-      cached: reused,
-      promptVersion: prepared.promptVersion,
-      provider: provider.name,
-      model: response.model,
-      latencyMs: reused ? 0 : response.latencyMs,
-      attempts,
-    };
+    return verdictOf(prepared, answered, parsed, stepIds, { inputTokens, outputTokens, costUsd }, provider.name);
   }
 
   return {
