@@ -12,7 +12,8 @@ import {
 } from "@/lib/bundle/hostile-archives.fixture";
 import { DEFAULT_MAX_JSON_BYTES } from "@/lib/bundle/json-budget";
 import { contentMembers, syntheticBundle, withMember } from "@/lib/bundle/test-support";
-import { bundleFilesOf, writeBundleFolder, writeBundleTarGz } from "@/lib/bundle/write";
+import { writeBundleTarGz } from "@/lib/bundle/test-support";
+import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
 import { runCaptured } from "@/lib/cli/cli-io.fixture";
 import { main } from "./ingest";
 

@@ -27,8 +27,9 @@ import {
   without,
   zipEntries,
   type TarEntry,
+  writeBundleTarGz,
 } from "./test-support";
-import { bundleFilesOf, writeBundleFolder, writeBundleTarGz, zipBuffer, type RunRecord } from "./write";
+import { bundleFilesOf, writeBundleFolder, zipBuffer, type RunRecord } from "./write";
 
 export type Json = Record<string, unknown>;
 export type Random = () => number;

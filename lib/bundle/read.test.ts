@@ -24,8 +24,9 @@ import {
   tarEntriesOf,
   zipEntries,
   type TarEntry,
+  writeBundleTarGz,
 } from "./test-support";
-import { writeBundleFolder, writeBundleTarGz, zipBuffer } from "./write";
+import { writeBundleFolder, zipBuffer } from "./write";
 
 const BASE = syntheticBundle({ index: 3, seed: 11 });
 const BASE_DIGEST = parseBundle(BASE, "base").digest;

@@ -3,11 +3,13 @@
  * write.ts refuse to produce what these tests need to feed the reader (`../evil`, links pointing
  * outside, FIFOs), so the tar headers are written here by hand. Imported by tests, their fixtures and bench scripts only.
  */
+import fs from "node:fs/promises";
+import { create as createTar } from "tar";
 import yazl from "yazl";
 import { BundleError } from "./errors";
 import type { BundleFiles } from "./read";
 import { syntheticRun, type SyntheticOptions } from "./generated-records";
-import { bundleFilesOf } from "./write";
+import { bundleFilesOf, writeBundleFolder } from "./write";
 
 /** What `promise` rejects with, which must be a `type`; throws if it resolves or rejects otherwise. */
 export async function rejectionOf<E extends Error>(
@@ -187,4 +189,13 @@ export function renameInZip(zip: Buffer, from: string, to: string): Buffer {
   }
   if (count < 2) throw new Error(`test setup: "${from}" found ${count} time(s) in the zip, expected 2`);
   return out;
+}
+
+/** Writes a .tar.gz holding the bundle at its root (via a folder next to it, removed after). */
+export async function writeBundleTarGz(file: string, files: BundleFiles): Promise<void> {
+  const staging = `${file}.staging`;
+  await fs.rm(staging, { recursive: true, force: true });
+  await writeBundleFolder(staging, files);
+  await createTar({ gzip: true, file, cwd: staging, portable: true }, [...files.keys()]);
+  await fs.rm(staging, { recursive: true, force: true });
 }

@@ -1,10 +1,10 @@
 /**
- * Building a bundle from a run held in memory, and writing it as a folder, .tar.gz or .zip.
+ * Building a bundle from a run held in memory, and writing it as a folder or .zip (a .tar.gz, which
+ * only tests write, is in test-support.ts).
  * The agent runner, the demo, the benchmarks and the tests all produce bundles through here.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { create as createTar } from "tar";
 import yazl from "yazl";
 import type { Instance } from "@/lib/benchmark/schema";
 import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
@@ -88,15 +88,6 @@ export async function writeBundleFolder(dir: string, files: BundleFiles): Promis
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.writeFile(target, data);
   }
-}
-
-/** Writes a .tar.gz holding the bundle at its root (via a folder next to it, removed after). */
-export async function writeBundleTarGz(file: string, files: BundleFiles): Promise<void> {
-  const staging = `${file}.staging`;
-  await fs.rm(staging, { recursive: true, force: true });
-  await writeBundleFolder(staging, files);
-  await createTar({ gzip: true, file, cwd: staging, portable: true }, [...files.keys()]);
-  await fs.rm(staging, { recursive: true, force: true });
 }
 
 export function zipBuffer(files: BundleFiles): Promise<Buffer> {
