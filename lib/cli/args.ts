@@ -11,9 +11,7 @@ import {
   type CommandUnknownOpts,
   type OptionValues,
 } from "@commander-js/extra-typings";
-import { parseArgs, type ParseArgsConfig } from "node:util";
-import { z } from "zod";
-import { formatIssuePath } from "@/lib/errors/zod-issues";
+import type { z } from "zod";
 import { AppError } from "@/lib/errors/app-error";
 import type { CliIo } from "./run-cli";
 
@@ -193,25 +191,4 @@ export async function parseCli<A extends unknown[], O extends OptionValues>(
 /** For a command of subcommands with (async) actions: false when only --help was shown. */
 export async function dispatchCli(command: CommandUnknownOpts, argv: readonly string[], io: CliIo): Promise<boolean> {
   return !(await settle(command, argv, io, () => command.parseAsync(argv, { from: "user" })));
-}
-
-/** The node:util parser the CLIs still on it use until they are declared with commander. */
-export function parseCliArgs<S extends z.ZodType>(
-  argv: string[],
-  options: NonNullable<ParseArgsConfig["options"]>,
-  schema: S,
-  usage: string,
-): { values: z.infer<S>; positionals: string[] } {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new AppError("INVALID_INPUT", `${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  }
-  const result = schema.safeParse(parsed.values);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new AppError("INVALID_INPUT", `--${formatIssuePath(issue?.path ?? [])}: ${issue?.message}\n${usage}`);
-  }
-  return { values: result.data, positionals: parsed.positionals };
 }
