@@ -6,31 +6,19 @@
  * agents past their memory, process or disk limit are recorded with that exit reason.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "@/db/client";
+import { describe, expect, it } from "vitest";
 import { isIgnoredPath } from "@/lib/benchmark/ignored-paths";
 import { bubblewrapAvailable } from "@/lib/runner/sandbox";
 import { main as runAgents } from "./run-agents";
-import { cliIo, queryDb, saveSampleBenchmark } from "./test-support";
+import { sampleDatabase } from "./test-support";
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-command-"));
-const dbPath = path.join(work, "studio.db");
+const { work, io, query } = sampleDatabase("run-command-");
 const runsDir = path.join(work, "runs");
 const REFERENCE_AGENT = "examples/python-agent/agent.json";
 
-beforeAll(async () => {
-  const db = createDb(dbPath);
-  await saveSampleBenchmark(db);
-  db.$client.close();
-});
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-
-const query = <T>(sql: string, ...params: unknown[]) => queryDb<T>(dbPath, sql, ...params);
-
 async function runOne(agentFile: string, subtask: string) {
-  const run = cliIo(dbPath);
+  const run = io();
   const argv = ["--benchmark", "sample", "--agent", agentFile, "--mock", "--runs-dir", runsDir];
   const code = await runAgents([...argv, "--subtask", subtask, "--limit", "1"], run.io);
   return { code, out: run.out(), err: run.err() };

@@ -4,27 +4,14 @@
  * transcript normalized into steps, and its workspace diff is the scripted solution's.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "@/db/client";
+import { describe, expect, it } from "vitest";
 import { isIgnoredPath } from "@/lib/benchmark/ignored-paths";
 import { main as runAgents } from "./run-agents";
-import { cliIo, queryDb, saveSampleBenchmark } from "./test-support";
+import { sampleDatabase } from "./test-support";
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-external-"));
-const dbPath = path.join(work, "studio.db");
+const { work, io, query } = sampleDatabase("run-external-");
 const runsDir = path.join(work, "runs");
-
-beforeAll(async () => {
-  const db = createDb(dbPath);
-  await saveSampleBenchmark(db);
-  db.$client.close();
-});
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-
-const io = () => cliIo(dbPath);
-const query = <T>(sql: string, ...params: unknown[]) => queryDb<T>(dbPath, sql, ...params);
 
 describe.each([
   { agent: "claude-code", tool: "Read", transcript: /^native\/home\/\.claude\/projects\/.+\.jsonl$/ },

@@ -1,26 +1,13 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "@/db/client";
+import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors/app-error";
 import { main as evaluate } from "./evaluate";
 import { main as runAgents } from "./run-agents";
-import { cliIo, queryDb, saveSampleBenchmark } from "./test-support";
+import { sampleDatabase } from "./test-support";
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "run-agents-"));
-const dbPath = path.join(work, "studio.db");
+const { work, io, query } = sampleDatabase("run-agents-");
 const runsDir = path.join(work, "runs");
-
-beforeAll(async () => {
-  const db = createDb(dbPath);
-  await saveSampleBenchmark(db);
-  db.$client.close();
-});
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-
-const io = () => cliIo(dbPath);
-const query = <T>(sql: string, ...params: unknown[]) => queryDb<T>(dbPath, sql, ...params);
 
 const base = ["--benchmark", "sample", "--mock", "--runs-dir", runsDir];
 
