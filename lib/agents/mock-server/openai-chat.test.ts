@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer, type MockScript } from "./index";
 import { conversationTokens, turnTokens } from "./script";
-import { parseSse, postRaw, sseJson } from "./sse-test-utils";
+import { parseSse, postRaw, sseJson } from "./sse.fixture";
 
 let server: MockModelServer | null = null;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptFromTurns, startMockModelServer, type MockModelServer, type MockScript } from "./index";
-import { parseSse, postRaw, sseJson } from "./sse-test-utils";
+import { parseSse, postRaw, sseJson } from "./sse.fixture";
 
 let server: MockModelServer | null = null;
 afterEach(async () => {

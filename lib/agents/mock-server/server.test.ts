@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptFromTurns, startMockModelServer, type MockModelServer, type MockScript } from "./index";
-import { postRaw } from "./sse-test-utils";
+import { postRaw } from "./sse.fixture";
 
 let server: MockModelServer | null = null;
 afterEach(async () => {

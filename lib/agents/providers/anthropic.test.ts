@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../chat";
 import { startMockModelServer, type MockModelServer } from "../mock-server";
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, createAnthropicChatProvider, toAnthropicMessages } from "./anthropic";
-import { startStubServer, type StubServer } from "./stub-server-test-utils";
+import { startStubServer, type StubServer } from "./stub-server.fixture";
 
 let server: MockModelServer | StubServer | null = null;
 afterEach(async () => {

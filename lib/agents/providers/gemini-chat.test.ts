@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../chat";
 import { startMockModelServer, type MockModelServer } from "../mock-server";
 import { createGeminiChatProvider, toGeminiContents } from "./gemini-chat";
-import { startStubServer, type StubServer } from "./stub-server-test-utils";
+import { startStubServer, type StubServer } from "./stub-server.fixture";
 
 let server: MockModelServer | StubServer | null = null;
 afterEach(async () => {

@@ -4,7 +4,7 @@ import type { ChatMessage } from "../chat";
 import { startMockModelServer, type MockModelServer } from "../mock-server";
 import { parseToolArguments } from "./http";
 import { createOpenAiChatProvider, maxTokensFieldFor, toOpenAiMessages } from "./openai-chat";
-import { startStubServer, type StubServer } from "./stub-server-test-utils";
+import { startStubServer, type StubServer } from "./stub-server.fixture";
 
 let server: MockModelServer | StubServer | null = null;
 afterEach(async () => {
