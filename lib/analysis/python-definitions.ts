@@ -19,6 +19,8 @@ export interface PythonDefinition {
   /** 1 for the first definition of its qualified name (and kind), 2 for a redefinition, ... */
   occurrence: number;
   isAsync: boolean;
+  /** The `@...` decorator nodes, in source order. */
+  decorators: Node[];
   /** 1-based lines. `startLine` includes decorators; `defLine` is the `def`/`class` line. */
   startLine: number;
   defLine: number;
@@ -105,6 +107,8 @@ function describe(outer: Node, node: Node, scope: string[], inClass: boolean, in
     kind: isClass ? "class" : inClass ? "method" : "function",
     occurrence: 1,
     isAsync: node.children.some((c) => c?.type === "async"),
+    decorators:
+      outer === node ? [] : outer.namedChildren.filter((n): n is Node => n !== null && n.type === "decorator"),
     startLine: outer.startPosition.row + 1,
     defLine: node.startPosition.row + 1,
     signatureEndLine: (colon ?? node).startPosition.row + 1,

@@ -25,7 +25,7 @@ export function functionEntries(tree: Tree, source: string): FunctionEntry[] {
       occurrence: definition.occurrence,
       kind: definition.kind,
       isAsync: definition.isAsync,
-      decorators: decoratorsOf(fn, source),
+      decorators: definition.decorators.map((d) => normalizeExpression(d, source)),
       parameters: parameters ? parametersOf(parameters, source) : [],
       returnAnnotation: returnType ? normalizeExpression(returnType, source) : null,
       docstring: doc?.value ?? null,
@@ -38,15 +38,6 @@ export function functionEntries(tree: Tree, source: string): FunctionEntry[] {
       endLine: endLine(fn),
     };
   });
-}
-
-/** `@name(args)` texts of a definition's decorators, normalized, in source order. */
-function decoratorsOf(definition: Node, source: string): string[] {
-  const outer = definition.parent;
-  if (outer?.type !== "decorated_definition") return [];
-  return outer.namedChildren
-    .filter((n): n is Node => n !== null && n.type === "decorator")
-    .map((d) => normalizeExpression(d, source));
 }
 
 export function parametersOf(parameters: Node, source: string): Parameter[] {
@@ -116,7 +107,7 @@ export function classEntries(tree: Tree, source: string): ClassEntry[] {
         qualifiedName: definition.qualifiedName,
         name: definition.name,
         occurrence: definition.occurrence,
-        decorators: decoratorsOf(definition.node, source),
+        decorators: definition.decorators.map((d) => normalizeExpression(d, source)),
         docstring: contents?.docstring?.value ?? null,
         docstringSpan: contents?.docstring
           ? { startLine: contents.docstring.startLine, endLine: contents.docstring.endLine }
