@@ -112,10 +112,11 @@ function FileDiffCard({ runId, file, reveal }: { runId: string; file: ChangedFil
   const [deferred, retry] = useDeferredContent(runId, file, near || reveal !== null);
   const anchor: RunAnchor = { kind: "file", path: file.path, hunk: null };
   return (
+    // `file-diff-target` stays a plain class too: the run-detail e2e spec checks the cited file by it.
     <section
       ref={ref}
       id={anchorId(anchor)}
-      className={reveal ? `${styles.fileDiff} ${styles.target}` : styles.fileDiff}
+      className={reveal ? `${styles.fileDiff} ${styles.target} file-diff-target` : styles.fileDiff}
       data-testid="file-diff"
       data-path={file.path}
       aria-label={`${file.kind} ${file.path}`}

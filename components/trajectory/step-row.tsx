@@ -99,11 +99,13 @@ export const StepRow = memo(function StepRow({
   const anchor = { kind: "step", stepId: step.stepId } as const;
   const severity = worstSeverity(step.marks);
   const bodyId = `${anchorId(anchor)}-body`;
-  // `step-current` stays a plain class too: the run-detail e2e spec finds the current match by it.
+  // The plain `step-flag-<severity>`, `step-highlighted` and `step-current` classes stay beside the
+  // module's: the run-detail e2e spec checks a row's state by them.
   const classes = [
     styles.step,
     severity === "violation" ? styles.flagViolation : severity === "warn" ? styles.flagWarn : "",
-    highlighted ? styles.highlighted : "",
+    severity ? `step-flag-${severity}` : "",
+    highlighted ? `${styles.highlighted} step-highlighted` : "",
     current ? `${styles.current} step-current` : "",
   ]
     .filter(Boolean)
