@@ -105,11 +105,14 @@ describe.each(CLIS)("%s", (_name, cli, numberOption) => {
     }
   });
 
-  it.runIf(numberOption)("names a bad number and the form it should have", async () => {
-    const [flag, expected] = numberOption!;
-    const refused = await run(cli, [flag, "abc"]);
-    expect(refused.code).toBe(2);
-    expect(refused.message).toBe(`${flag}: expected ${expected}, got "abc"`);
-    expect(refused.dbCreated).toBe(false);
-  });
+  // Only CLIs that take a number get this test: a skipped one would read as missing test data.
+  if (numberOption) {
+    const [flag, expected] = numberOption;
+    it("names a bad number and the form it should have", async () => {
+      const refused = await run(cli, [flag, "abc"]);
+      expect(refused.code).toBe(2);
+      expect(refused.message).toBe(`${flag}: expected ${expected}, got "abc"`);
+      expect(refused.dbCreated).toBe(false);
+    });
+  }
 });
