@@ -1,7 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
-  serverExternalPackages: ["better-sqlite3"],
+  // Loaded from node_modules at run time, never bundled: better-sqlite3 is a native addon, and
+  // web-tree-sitter finds its own .wasm beside its module file (the run page parses Python).
+  serverExternalPackages: ["better-sqlite3", "web-tree-sitter"],
   // The dashboard is served on localhost by the demo; no telemetry, no remote images.
   images: { unoptimized: true },
   poweredByHeader: false,

@@ -5,7 +5,7 @@
  */
 import { AppError } from "@/lib/errors/app-error";
 import { analyzeDecoded, decodePythonSource, decodePythonText } from "./ast-report";
-import { compareBody, compareDocstring, functionSpan } from "./compare-body";
+import { compareDocstring, compareFunctionText, functionSpan } from "./compare-body";
 import { compareContext, definitionKey } from "./compare-context";
 import { compareInterfaces, headerSpan, type Finding } from "./compare-signature";
 import { FileDiff } from "./line-diff";
@@ -214,18 +214,7 @@ async function requirementFindings(
 
 /** Moves: the function must arrive verbatim (docstring and normalized body). */
 function movedBodyFindings(expected: FunctionEntry, actual: FunctionEntry): Finding[] {
-  const findings: Finding[] = [];
-  const name = `\`${expected.qualifiedName}\``;
-  const doc = compareDocstring(
-    `docstring of ${name}`,
-    { value: expected.docstring, span: expected.docstringSpan },
-    { value: actual.docstring, span: actual.docstringSpan },
-    { before: headerSpan(expected), after: headerSpan(actual) },
-  );
-  if (doc) findings.push(doc);
-  const body = compareBody(`body of ${name}`, expected, actual);
-  if (body) findings.push(body);
-  return findings;
+  return compareFunctionText(expected, actual);
 }
 
 /** A docstring given as a literal (`"""..."""`, indented as in the file) means its value; other text means itself. */

@@ -2,7 +2,7 @@
  * Docstring and body differences of one function (or class, or module docstring): what the
  * Body Change metric judges on the target and the Context metric on everything else.
  */
-import { short, type Finding } from "./compare-signature";
+import { headerSpan, short, type Finding } from "./compare-signature";
 import type { Span } from "./line-diff";
 import { cleandoc, normalizeDocstring } from "./python-strings";
 import type { FunctionEntry } from "./schema";
@@ -33,6 +33,19 @@ export function compareDocstring(
     message: `${subject} altered${firstDifference(cleandoc(before.value), cleandoc(after.value))}`,
     ...spans,
   };
+}
+
+/** A function that must keep its text: its docstring and its normalized body, each a finding if it differs. */
+export function compareFunctionText(expected: FunctionEntry, actual: FunctionEntry): Finding[] {
+  const name = `\`${expected.qualifiedName}\``;
+  const doc = compareDocstring(
+    `docstring of ${name}`,
+    { value: expected.docstring, span: expected.docstringSpan },
+    { value: actual.docstring, span: actual.docstringSpan },
+    { before: headerSpan(expected), after: headerSpan(actual) },
+  );
+  const body = compareBody(`body of ${name}`, expected, actual);
+  return [doc, body].filter((finding): finding is Finding => finding !== null);
 }
 
 /** " (line 3: `Args:` → `Arguments:`)": the first line that differs, whitespace aside, numbered in the new text. */

@@ -4,8 +4,8 @@
  * information. Elements are matched by identity (qualified name, import binding, assignment
  * target, statement text), so reordering alone is not a change.
  */
-import { compareBody, compareDocstring, functionSpan } from "./compare-body";
-import { compareDecorators, compareInterfaces, headerSpan, short, type Finding } from "./compare-signature";
+import { compareDocstring, compareFunctionText, functionSpan } from "./compare-body";
+import { compareDecorators, compareInterfaces, short, type Finding } from "./compare-signature";
 import type { Span } from "./line-diff";
 import type { AstReport, ClassEntry, FunctionEntry, ImportEntry, StatementEntry, VariableEntry } from "./schema";
 
@@ -95,23 +95,20 @@ function compareImports(
 
 /** Items of `before` missing from `after` and the reverse, counting duplicates, in source order. */
 function multisetDifference<T>(before: readonly T[], after: readonly T[], key: (t: T) => string) {
+  return { removed: missingFrom(after, before, key), added: missingFrom(before, after, key) };
+}
+
+/** Items of `items` left over once each item of `others` has cancelled one with the same key. */
+function missingFrom<T>(others: readonly T[], items: readonly T[], key: (t: T) => string): T[] {
   const counts = new Map<string, number>();
-  for (const item of after) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
-  const removed: T[] = [];
-  for (const item of before) {
+  for (const other of others) counts.set(key(other), (counts.get(key(other)) ?? 0) + 1);
+  const missing: T[] = [];
+  for (const item of items) {
     const left = counts.get(key(item)) ?? 0;
     if (left > 0) counts.set(key(item), left - 1);
-    else removed.push(item);
+    else missing.push(item);
   }
-  const beforeCounts = new Map<string, number>();
-  for (const item of before) beforeCounts.set(key(item), (beforeCounts.get(key(item)) ?? 0) + 1);
-  const added: T[] = [];
-  for (const item of after) {
-    const left = beforeCounts.get(key(item)) ?? 0;
-    if (left > 0) beforeCounts.set(key(item), left - 1);
-    else added.push(item);
-  }
-  return { removed, added };
+  return missing;
 }
 
 /** Whether a definition sits in a class that is itself gone (reported once, as the class). */
@@ -201,16 +198,7 @@ function compareFunctions(
       continue;
     }
     result.violations.push(...compareInterfaces(old, now, true));
-    const name = `\`${old.qualifiedName}\``;
-    const doc = compareDocstring(
-      `docstring of ${name}`,
-      { value: old.docstring, span: old.docstringSpan },
-      { value: now.docstring, span: now.docstringSpan },
-      { before: headerSpan(old), after: headerSpan(now) },
-    );
-    if (doc) result.violations.push(doc);
-    const body = compareBody(`body of ${name}`, old, now);
-    if (body) result.violations.push(body);
+    result.violations.push(...compareFunctionText(old, now));
   }
   for (const now of afterFns) {
     if (beforeKeys.has(definitionKey(now))) continue;

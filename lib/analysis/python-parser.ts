@@ -10,7 +10,10 @@ let parserPromise: Promise<Parser> | null = null;
 async function createParser(): Promise<Parser> {
   const require = createRequire(import.meta.url);
   await Parser.init();
-  const language = await Language.load(require.resolve("tree-sitter-python/tree-sitter-python.wasm"));
+  // Resolved by Node at run time, never by Next's bundler: it would compile the .wasm as a
+  // WebAssembly module of its own (and fail on its imports).
+  const grammar = require.resolve(/* turbopackIgnore: true */ "tree-sitter-python/tree-sitter-python.wasm");
+  const language = await Language.load(grammar);
   const parser = new Parser();
   parser.setLanguage(language);
   return parser;
