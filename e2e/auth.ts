@@ -27,6 +27,8 @@ export async function signIn(page: Page, username: E2EUsername, next = "/"): Pro
   await page.waitForURL((url) => url.pathname !== "/login");
 }
 
+const ACTION_WAIT_MS = 10_000;
+
 /** A server action's request as the browser sent it, to replay from another session. */
 export interface CapturedAction {
   url: string;
@@ -51,9 +53,21 @@ export async function captureAction(page: Page, submit: () => Promise<void>): Pr
   };
   await page.route("**/*", handler);
   await submit();
-  const action = await captured;
-  await page.unroute("**/*", handler);
-  return action;
+  // Bounded, so that a press the page never turned into a server action fails here, saying so,
+  // instead of running into the test's timeout with nothing to show where it stopped.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const noAction = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no server action was posted by ${page.url()} within ${ACTION_WAIT_MS} ms`)),
+      ACTION_WAIT_MS,
+    );
+  });
+  try {
+    return await Promise.race([captured, noAction]);
+  } finally {
+    clearTimeout(timer);
+    await page.unroute("**/*", handler);
+  }
 }
 
 /** The header set that makes a POST a server action call; cookies come from the replaying context. */
