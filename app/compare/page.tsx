@@ -6,6 +6,7 @@ import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
 import { compareView } from "@/db/queries/dashboard-views";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { FilterBar } from "@/components/dashboard/filter-bar";
+import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { CompareTable, DifferingInstances } from "@/components/tables/compare-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { CompareParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
@@ -53,18 +54,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         key={toQueryString(query)}
         action="/compare"
         fields={[
-          {
-            name: "benchmark",
-            label: "Benchmark",
-            value: scope.benchmarkId,
-            options: scope.benchmarks.map((x) => ({ value: x.id, label: x.name })),
-          },
-          {
-            name: "judge",
-            label: "Judge",
-            value: String(scope.judgeId),
-            options: scope.judges.map((j) => ({ value: String(j.id), label: j.label })),
-          },
+          benchmarkField(scope.benchmarks, scope.benchmarkId),
+          judgeField(scope.judges, scope.judgeId),
           { name: "a", label: "A", value: a ?? "", options: choices },
           { name: "b", label: "B", value: b ?? "", options: choices },
         ]}

@@ -6,6 +6,7 @@ import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
 import { overviewView } from "@/db/queries/dashboard-views";
 import { MetricBarChart } from "@/components/charts/metric-bar-chart";
 import { FilterBar } from "@/components/dashboard/filter-bar";
+import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { OverviewTableView } from "@/components/tables/overview-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
@@ -51,12 +52,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         key={toQueryString(query)}
         action="/overview"
         fields={[
-          {
-            name: "benchmark",
-            label: "Benchmark",
-            value: scope.benchmarkId,
-            options: scope.benchmarks.map((b) => ({ value: b.id, label: b.name })),
-          },
+          benchmarkField(scope.benchmarks, scope.benchmarkId),
           {
             name: "split",
             label: "Split",
@@ -66,12 +62,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               { value: "eval", label: "evaluation split" },
             ],
           },
-          {
-            name: "judge",
-            label: "Judge",
-            value: String(scope.judgeId ?? ""),
-            options: scope.judges.map((j) => ({ value: String(j.id), label: j.label })),
-          },
+          judgeField(scope.judges, scope.judgeId),
           {
             name: "family",
             label: "Family",

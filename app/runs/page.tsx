@@ -6,6 +6,7 @@ import { resolveRunsScope } from "@/db/queries/dashboard-scope";
 import { runFilterOptions, runsFilterFor, searchRuns } from "@/db/queries/runs";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { FilterBar } from "@/components/dashboard/filter-bar";
+import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { RunsBrowser } from "@/components/tables/runs-browser";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
@@ -60,18 +61,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         action="/runs"
         hidden={{ sort: params.sort, dir: params.dir, size: String(params.size) }}
         fields={[
-          {
-            name: "benchmark",
-            label: "Benchmark",
-            value: filters.benchmark,
-            options: [ALL("all benchmarks"), ...scope.benchmarks.map((b) => ({ value: b.id, label: b.name }))],
-          },
-          {
-            name: "judge",
-            label: "Judge",
-            value: filters.judge,
-            options: scope.judges.map((j) => ({ value: String(j.id), label: j.label })),
-          },
+          benchmarkField(scope.benchmarks, filters.benchmark, ALL("all benchmarks")),
+          judgeField(scope.judges, filters.judge),
           {
             name: "metric",
             label: "Violated",

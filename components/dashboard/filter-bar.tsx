@@ -1,12 +1,6 @@
 "use client";
 import Form from "next/form";
-
-export interface FilterField {
-  name: string;
-  label: string;
-  value: string;
-  options: { value: string; label: string }[];
-}
+import type { FilterField } from "@/lib/dashboard/filter-fields";
 
 /**
  * The filters of a dashboard page as a GET form: each choice lands in the URL (shareable) and
