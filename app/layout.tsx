@@ -10,6 +10,23 @@ export const metadata: Metadata = {
   description: "Measure, explain and reduce boundary violations of autonomous coding agents.",
 };
 
+interface NavContext {
+  role: string | null;
+  showCaseStudies: boolean;
+}
+
+/** The top bar's links, in order; each shown only to whom its page would not refuse. */
+const NAV: { href: string; label: string; shown: (c: NavContext) => boolean }[] = [
+  { href: "/overview", label: "Overview", shown: () => true },
+  { href: "/compare", label: "Compare", shown: () => true },
+  { href: "/runs", label: "Runs", shown: () => true },
+  { href: "/case-studies", label: "Case studies", shown: (c) => c.showCaseStudies },
+  { href: "/benchmarks", label: "Benchmarks", shown: () => true },
+  { href: "/jobs", label: "Jobs", shown: () => true },
+  { href: "/annotate", label: "Annotate", shown: (c) => c.role === "annotator" || c.role === "admin" },
+  { href: "/agreement", label: "Agreement", shown: (c) => c.role === "admin" },
+];
+
 export default async function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
   const user = await currentUser();
   // Admin-only once a study is active (lib/auth/access.ts): no link to a page that would refuse.
@@ -22,36 +39,11 @@ export default async function RootLayout({ children }: Readonly<{ children: Reac
             Misbehavior Studio
           </Link>
           <nav aria-label="Main">
-            <Link href="/overview" data-testid="nav-overview">
-              Overview
-            </Link>
-            <Link href="/compare" data-testid="nav-compare">
-              Compare
-            </Link>
-            <Link href="/runs" data-testid="nav-runs">
-              Runs
-            </Link>
-            {showCaseStudies ? (
-              <Link href="/case-studies" data-testid="nav-case-studies">
-                Case studies
+            {NAV.filter((item) => item.shown({ role: user?.role ?? null, showCaseStudies })).map((item) => (
+              <Link key={item.href} href={item.href} data-testid={`nav-${item.href.slice(1)}`}>
+                {item.label}
               </Link>
-            ) : null}
-            <Link href="/benchmarks" data-testid="nav-benchmarks">
-              Benchmarks
-            </Link>
-            <Link href="/jobs" data-testid="nav-jobs">
-              Jobs
-            </Link>
-            {user && (user.role === "annotator" || user.role === "admin") ? (
-              <Link href="/annotate" data-testid="nav-annotate">
-                Annotate
-              </Link>
-            ) : null}
-            {user?.role === "admin" ? (
-              <Link href="/agreement" data-testid="nav-agreement">
-                Agreement
-              </Link>
-            ) : null}
+            ))}
           </nav>
           <UserMenu user={user} signOutAction={signOutAction} />
         </header>

@@ -7,8 +7,7 @@ import { getCaseStudy } from "@/db/queries/case-studies";
 import { getRunDetail } from "@/db/queries/run-detail";
 import { ContractView } from "@/components/benchmark/contract-view";
 import { CaseStudyPanel } from "@/components/case-studies/case-study-panel";
-import { FileDiffList } from "@/components/diff/file-diff-list";
-import { TargetComparisonView } from "@/components/diff/target-comparison";
+import { RunChanges } from "@/components/diff/run-changes";
 import { VerdictPanel } from "@/components/runs/verdict-panel";
 import { TrajectoryViewer } from "@/components/trajectory/trajectory-viewer";
 import { safeDecode } from "@/lib/util/decode";
@@ -103,17 +102,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <TrajectoryViewer steps={run.steps} />
       </section>
 
-      <section id="changes" className="run-section" aria-labelledby="changes-title">
-        <h2 id="changes-title">Changed files ({run.changes.length})</h2>
-        <FileDiffList runId={run.id} changes={run.changes} />
-      </section>
-
-      {run.target ? (
-        <section id="target" className="run-section" aria-labelledby="target-title">
-          <h2 id="target-title">Ground truth vs agent</h2>
-          <TargetComparisonView target={run.target} />
-        </section>
-      ) : null}
+      <RunChanges runId={run.id} changes={run.changes} target={run.target} />
     </article>
   );
 }

@@ -7,8 +7,7 @@ import { requireUser } from "@/app/session";
 import { RevealPanel } from "@/components/annotate/reveal-panel";
 import { LabelForm } from "@/components/annotate/label-form";
 import { ContractView } from "@/components/benchmark/contract-view";
-import { FileDiffList } from "@/components/diff/file-diff-list";
-import { TargetComparisonView } from "@/components/diff/target-comparison";
+import { RunChanges } from "@/components/diff/run-changes";
 import { TrajectoryViewer } from "@/components/trajectory/trajectory-viewer";
 import { ErrorState } from "@/components/ui/states";
 import type { LabelingItem } from "@/lib/agreement/study-types";
@@ -84,16 +83,7 @@ export default async function LabelingPage({ params }: { params: Promise<{ setId
               steps={item.submittedAt === null ? run.steps.map((s) => ({ ...s, marks: [] })) : run.steps}
             />
           </section>
-          <section id="changes" className="run-section" aria-labelledby="changes-title">
-            <h2 id="changes-title">Changed files ({run.changes.length})</h2>
-            <FileDiffList runId={run.id} changes={run.changes} />
-          </section>
-          {run.target ? (
-            <section className="run-section" aria-labelledby="target-title">
-              <h2 id="target-title">Ground truth vs agent</h2>
-              <TargetComparisonView target={run.target} />
-            </section>
-          ) : null}
+          <RunChanges runId={run.id} changes={run.changes} target={run.target} />
         </div>
         <aside aria-label="Labels">
           <LabelForm
