@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, zipBuffer } from "@/lib/bundle/write";
 import { E2E_INGEST_TOKEN } from "../playwright.config";
 import { countRows } from "./db";
@@ -13,7 +13,7 @@ test.beforeEach(async ({ page }) => {
 const auth = { Authorization: `Bearer ${E2E_INGEST_TOKEN}` };
 
 test("POST /api/runs/import needs the token", async ({ request }) => {
-  const body = await zipBuffer(bundleFilesOf(syntheticRun({ index: 900, seed: 5 })));
+  const body = await zipBuffer(bundleFilesOf(generatedRunRecord({ index: 900, seed: 5 })));
   const none = await request.post("/api/runs/import", { data: body, headers: { "Content-Type": "application/zip" } });
   expect(none.status()).toBe(401);
   const wrong = await request.post("/api/runs/import", {
@@ -25,7 +25,7 @@ test("POST /api/runs/import needs the token", async ({ request }) => {
 });
 
 test("a pushed bundle lands once, shows in the list, and a bad one leaves no trace", async ({ request, page }) => {
-  const run = syntheticRun({ index: 901, seed: 5 });
+  const run = generatedRunRecord({ index: 901, seed: 5 });
   const body = await zipBuffer(bundleFilesOf(run));
   const before = countRows("runs");
 
@@ -44,7 +44,7 @@ test("a pushed bundle lands once, shows in the list, and a bad one leaves no tra
   expect(again.status()).toBe(200);
   expect((await again.json()).outcome).toBe("unchanged");
 
-  const broken = bundleFilesOf(syntheticRun({ index: 902, seed: 5 }));
+  const broken = bundleFilesOf(generatedRunRecord({ index: 902, seed: 5 }));
   broken.set("trajectory.jsonl", Buffer.from('{"id":"s0","kind":"message","role":"robot","text":"hi"}\n'));
   const bad = await request.post("/api/runs/import?name=broken.zip", {
     data: await zipBuffer(broken),

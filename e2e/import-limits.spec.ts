@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { tarGzDeclaring, tarGzWithTrailingZeros, withDeepArguments } from "@/lib/bundle/hostile-archives.fixture";
 import { holdUpload, postArchive, type ImportAnswer } from "@/lib/bundle/import-probe.fixture";
-import { syntheticBundle } from "@/lib/bundle/test-support";
+import { generatedBundle } from "@/lib/bundle/test-support";
 import { zipBuffer } from "@/lib/bundle/write";
 import { E2E_INGEST_TOKEN, E2E_PORT } from "../playwright.config";
 import { countRows } from "./db";
@@ -12,7 +12,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test("a .tar.gz followed by 32 MiB of zeros is imported: reading stops at the archive's end", async () => {
   const before = countRows("runs");
-  const body = await tarGzWithTrailingZeros(syntheticBundle({ index: 930, seed: 5 }), 32 * MiB);
+  const body = await tarGzWithTrailingZeros(generatedBundle({ index: 930, seed: 5 }), 32 * MiB);
 
   const answer = await postArchive(URL, E2E_INGEST_TOKEN, body, "zeros.tgz");
 
@@ -21,7 +21,7 @@ test("a .tar.gz followed by 32 MiB of zeros is imported: reading stops at the ar
 });
 
 test("JSON nested 10,000 deep is a 422 naming the member and line, not a 500", async () => {
-  const { files, line } = withDeepArguments(syntheticBundle({ index: 931, seed: 5 }), 10_000);
+  const { files, line } = withDeepArguments(generatedBundle({ index: 931, seed: 5 }), 10_000);
 
   const answer = await postArchive(URL, E2E_INGEST_TOKEN, await zipBuffer(files), "deep.zip");
 
@@ -56,7 +56,7 @@ test("past two imports at once a third is refused with 503 and Retry-After, and 
   expect((await request.get("/login")).status()).toBe(200);
   for (const upload of held) upload.release();
 
-  const body = await zipBuffer(syntheticBundle({ index: 932, seed: 5 }));
+  const body = await zipBuffer(generatedBundle({ index: 932, seed: 5 }));
   let after: ImportAnswer | null = null;
   for (let attempt = 0; attempt < 50 && (after === null || after.status === 503); attempt++) {
     await pause(100);

@@ -16,7 +16,7 @@ import { evaluateRuns, ruleRunJudge } from "@/lib/judge/evaluate-runs";
 import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 import { buildSampleBenchmark } from "@/lib/benchmark/sample-benchmark";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { insertScaleRuns, scaleInstances } from "@/db/queries/synthetic-runs";
 import { scaleRun } from "@/lib/dashboard/scale-runs";
@@ -39,9 +39,9 @@ const built = await buildSampleBenchmark();
 saveBenchmark(db, built, { name: "sample", source: "sample-corpus", config: { metadataOnly: false } });
 for (let i = 0; i < SEEDED_RUNS; i++) {
   const label = `seed-${i}`;
-  importParsedBundle(db, parseBundle(bundleFilesOf(syntheticRun({ index: i, seed: 11 })), label), { via: "cli" });
+  importParsedBundle(db, parseBundle(bundleFilesOf(generatedRunRecord({ index: i, seed: 11 })), label), { via: "cli" });
 }
-const longRun = syntheticRun(LONG_RUN);
+const longRun = generatedRunRecord(LONG_RUN);
 // Halfway through, steps that touch files against the contract: the trajectory highlights them.
 longRun.steps.splice(
   LONG_RUN_STEPS / 2,
@@ -61,7 +61,7 @@ insertScaleRuns(
   Array.from({ length: SCALE_RUNS }, (_, i) => scaleRun(i, 5, sampleInstances)),
 );
 // Imported after judging: a run with nothing recorded and no verdicts.
-const empty = syntheticRun(EMPTY_RUN);
+const empty = generatedRunRecord(EMPTY_RUN);
 importParsedBundle(db, parseBundle(bundleFilesOf({ ...empty, after: new Map(empty.before) }), "empty-run"), {
   via: "cli",
 });

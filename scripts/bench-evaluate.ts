@@ -13,7 +13,7 @@ import { importParsedBundle } from "@/db/queries/run-import";
 import { analyzePython } from "@/lib/analysis/ast-report";
 import { loadPythonParser } from "@/lib/analysis/python-parser";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
@@ -60,7 +60,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     const ids: string[] = [];
     for (let i = 0; i < args.count; i++) {
-      const run = syntheticRun({ index: i, seed: 5 });
+      const run = generatedRunRecord({ index: i, seed: 5 });
       importParsedBundle(db, parseBundle(bundleFilesOf(run), `r${i}`), { via: "cli" });
       ids.push(run.manifest.runId);
     }

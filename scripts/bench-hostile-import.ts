@@ -20,7 +20,7 @@ import {
   zipOfZeros,
 } from "@/lib/bundle/hostile-archives.fixture";
 import { holdUpload, postArchive, type ImportAnswer } from "@/lib/bundle/import-probe.fixture";
-import { syntheticBundle, tarBuffer, tarEntriesOf } from "@/lib/bundle/test-support";
+import { generatedBundle, tarBuffer, tarEntriesOf } from "@/lib/bundle/test-support";
 import { zipBuffer } from "@/lib/bundle/write";
 import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
@@ -45,7 +45,7 @@ interface Case {
   heldBytes?: number;
 }
 
-const bundle = (index: number) => syntheticBundle({ index, seed: 77 });
+const bundle = (index: number) => generatedBundle({ index, seed: 77 });
 
 const CASES: Case[] = [
   { name: "good bundle (baseline)", build: () => zipBuffer(bundle(1)), expect: 201 },

@@ -9,7 +9,7 @@ import { createDb } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { discoverBundles, ingestBundles } from "@/lib/bundle/ingest";
 import { DEFAULT_READ_LIMITS } from "@/lib/bundle/read";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
 import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
@@ -29,7 +29,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     let bytes = 0;
     for (let i = 0; i < args.count; i++) {
-      const files = bundleFilesOf(syntheticRun({ index: i, seed: 7, steps: args.steps, changedFiles: args.changed }));
+      const files = bundleFilesOf(
+        generatedRunRecord({ index: i, seed: 7, steps: args.steps, changedFiles: args.changed }),
+      );
       for (const data of files.values()) bytes += data.length;
       await writeBundleFolder(path.join(work, "bundles", `run-${i}`), files);
     }

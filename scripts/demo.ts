@@ -16,7 +16,7 @@ import { createDb, databasePathFromEnv } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
 import { buildSampleBenchmark, SAMPLE_CORPUS_DIR } from "@/lib/benchmark/sample-benchmark";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
 import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
@@ -104,7 +104,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   for (let i = 0; i < args.runs; i++) {
     const dir = path.join(bundleDir, `run-${String(i).padStart(4, "0")}`);
     if (!fs.existsSync(path.join(dir, "manifest.json"))) {
-      await writeBundleFolder(dir, bundleFilesOf(syntheticRun({ index: i, seed: 2026 })));
+      await writeBundleFolder(dir, bundleFilesOf(generatedRunRecord({ index: i, seed: 2026 })));
     }
   }
   const ingested = await ingest([bundleDir], io);

@@ -8,7 +8,7 @@ import { createDb } from "@/db/client";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { parseBundle } from "@/lib/bundle/parse";
 import { AstReportFileSchema } from "@/lib/bundle/schema";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { AppError } from "@/lib/errors/app-error";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
@@ -20,7 +20,9 @@ const dbPath = path.join(work, "studio.db");
 beforeAll(() => {
   const db = createDb(dbPath);
   for (let i = 0; i < 6; i++)
-    importParsedBundle(db, parseBundle(bundleFilesOf(syntheticRun({ index: i, seed: 3 })), `b${i}`), { via: "cli" });
+    importParsedBundle(db, parseBundle(bundleFilesOf(generatedRunRecord({ index: i, seed: 3 })), `b${i}`), {
+      via: "cli",
+    });
   db.$client.close();
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));

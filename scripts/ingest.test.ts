@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import {
   tarGzDeclaring,
   tarGzWithTrailingZeros,
@@ -11,7 +11,7 @@ import {
   withHeapFilling,
 } from "@/lib/bundle/hostile-archives.fixture";
 import { DEFAULT_MAX_JSON_BYTES } from "@/lib/bundle/json-budget";
-import { contentMembers, syntheticBundle, withMember } from "@/lib/bundle/test-support";
+import { contentMembers, generatedBundle, withMember } from "@/lib/bundle/test-support";
 import { writeBundleTarGz } from "@/lib/bundle/test-support";
 import { bundleFilesOf, writeBundleFolder } from "@/lib/bundle/write";
 import { runCaptured } from "@/lib/cli/cli-io.fixture";
@@ -74,9 +74,9 @@ function serialized(): Buffer {
 
 async function goodBundles(): Promise<string[]> {
   const folder = path.join(work, "run-a");
-  await writeBundleFolder(folder, syntheticBundle({ index: 1, seed: 3 }));
+  await writeBundleFolder(folder, generatedBundle({ index: 1, seed: 3 }));
   const archive = path.join(work, "run-b.tar.gz");
-  await writeBundleTarGz(archive, syntheticBundle({ index: 2, seed: 3 }));
+  await writeBundleTarGz(archive, generatedBundle({ index: 2, seed: 3 }));
   return [folder, archive];
 }
 
@@ -109,7 +109,7 @@ describe("npm run ingest", () => {
 
   it("reports a bad bundle on an error line, exits 1, and still imports the good ones", async () => {
     const paths = await goodBundles();
-    const files = syntheticBundle({ index: 3, seed: 3 });
+    const files = generatedBundle({ index: 3, seed: 3 });
     const content = contentMembers(files)[0]!;
     const bad = path.join(work, "run-bad");
     await writeBundleFolder(bad, withMember(files, content, "tampered"));
@@ -146,7 +146,7 @@ describe("npm run ingest", () => {
   });
 
   it("refuses a different bundle for an imported run, and replaces it with --replace", async () => {
-    const run = syntheticRun({ index: 1, seed: 3 });
+    const run = generatedRunRecord({ index: 1, seed: 3 });
     const first = path.join(work, "first");
     await writeBundleFolder(first, bundleFilesOf(run));
     run.manifest.taskCompleted = !run.manifest.taskCompleted;
@@ -199,7 +199,7 @@ describe("npm run ingest", () => {
 describe("npm run ingest on hostile archives", () => {
   it("imports a .tar.gz followed by 32 MiB of zeros (reading stops at the archive's end)", async () => {
     const archive = path.join(work, "zeros.tar.gz");
-    await fs.writeFile(archive, await tarGzWithTrailingZeros(syntheticBundle({ index: 7, seed: 3 }), 32 * 1024 * 1024));
+    await fs.writeFile(archive, await tarGzWithTrailingZeros(generatedBundle({ index: 7, seed: 3 }), 32 * 1024 * 1024));
 
     const run = await ingest([archive]);
 
@@ -209,7 +209,7 @@ describe("npm run ingest on hostile archives", () => {
   });
 
   it("names the member and line of JSON nested 10,000 deep, instead of overflowing the stack", async () => {
-    const { files, line } = withDeepArguments(syntheticBundle({ index: 8, seed: 3 }), 10_000);
+    const { files, line } = withDeepArguments(generatedBundle({ index: 8, seed: 3 }), 10_000);
     const folder = path.join(work, "run-deep");
     await writeBundleFolder(folder, files);
 
@@ -236,7 +236,7 @@ describe("npm run ingest on hostile archives", () => {
 
   it("refuses JSON members past the JSON budget before parsing them, naming the member", async () => {
     const folder = path.join(work, "run-heap");
-    const files = withHeapFilling(syntheticBundle({ index: 9, seed: 3 }), DEFAULT_MAX_JSON_BYTES, 1024);
+    const files = withHeapFilling(generatedBundle({ index: 9, seed: 3 }), DEFAULT_MAX_JSON_BYTES, 1024);
     await writeBundleFolder(folder, files);
 
     const run = await ingest([folder]);

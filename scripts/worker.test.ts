@@ -9,7 +9,7 @@ import { claimNextJob, enqueueJob, listJobs, requestCancel } from "@/db/queries/
 import { workerIdentity } from "@/lib/jobs/lease";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { main } from "./worker";
 
@@ -20,7 +20,9 @@ const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", STUDIO_DB: db
 beforeAll(() => {
   const db = createDb(dbPath);
   for (let i = 0; i < 3; i++)
-    importParsedBundle(db, parseBundle(bundleFilesOf(syntheticRun({ index: i, seed: 8 })), `b${i}`), { via: "cli" });
+    importParsedBundle(db, parseBundle(bundleFilesOf(generatedRunRecord({ index: i, seed: 8 })), `b${i}`), {
+      via: "cli",
+    });
   db.$client.close();
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));

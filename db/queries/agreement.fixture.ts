@@ -4,7 +4,7 @@
  * and Body Change not applicable on even runs, and an LLM judge.
  */
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { verdict } from "@/lib/judge/schema";
 import { METRIC_IDS, type MetricId } from "@/lib/metrics/catalog";
@@ -31,7 +31,7 @@ export function runIdOf(i: number): string {
 export function seedStudy(count: number, db: Db = createDb(":memory:")): StudyFixture {
   const runIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    const record = syntheticRun({ index: i, seed: 6, steps: 8, workspaceFiles: 6, changedFiles: 3 });
+    const record = generatedRunRecord({ index: i, seed: 6, steps: 8, workspaceFiles: 6, changedFiles: 3 });
     record.manifest.agent.framework = i % 3 === 0 ? "openhands" : "synthetic";
     importParsedBundle(db, parseBundle(bundleFilesOf(record), `b${i}`), { via: "cli" });
     runIds.push(record.manifest.runId);

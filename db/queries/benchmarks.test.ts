@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildBenchmark, type BuiltBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { createDb } from "../client";
 import { importParsedBundle } from "./run-import";
@@ -60,7 +60,7 @@ describe("benchmark storage", () => {
     const db = createDb(":memory:");
     saveBenchmark(db, built, meta);
     const target = built.instances[0]!;
-    const run = syntheticRun({ index: 0, seed: 1 });
+    const run = generatedRunRecord({ index: 0, seed: 1 });
     run.manifest = { ...run.manifest, benchmark: "sample", instanceId: target.instance.id };
     importParsedBundle(db, parseBundle(bundleFilesOf({ ...run, instance: null }), "r"), { via: "cli" });
     const changed = {

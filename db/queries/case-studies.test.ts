@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { isAppError } from "@/lib/errors/app-error";
 import { createDb } from "../client";
@@ -11,7 +11,9 @@ import { importParsedBundle } from "./run-import";
 function seeded(count: number) {
   const db = createDb(":memory:");
   for (let i = 0; i < count; i++) {
-    importParsedBundle(db, parseBundle(bundleFilesOf(syntheticRun({ index: i, seed: 5 })), `b${i}`), { via: "cli" });
+    importParsedBundle(db, parseBundle(bundleFilesOf(generatedRunRecord({ index: i, seed: 5 })), `b${i}`), {
+      via: "cli",
+    });
   }
   return db;
 }
@@ -95,7 +97,7 @@ describe("case studies", () => {
     const gallery = listCaseStudies(db);
     expect(gallery.total).toBe(3);
     expect(gallery.cards.map((c) => c.runId)).toEqual([id(1), id(0), id(2)]);
-    const run = syntheticRun({ index: 0, seed: 5 });
+    const run = generatedRunRecord({ index: 0, seed: 5 });
     expect(gallery.cards[1]).toEqual({
       runId: id(0),
       title: "zero",

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
 import { createDb, type Db } from "../client";
@@ -10,7 +10,7 @@ import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
 
 function importSynthetic(db: Db, index: number, replace = false) {
-  const files = bundleFilesOf(syntheticRun({ index, seed: 9 }));
+  const files = bundleFilesOf(generatedRunRecord({ index, seed: 9 }));
   return importParsedBundle(db, parseBundle(files, `b${index}`), { via: "cli", replace });
 }
 
@@ -26,7 +26,7 @@ describe("derived dashboard tables (the triggers of migrations 0002 and 0006)", 
     const db = createDb(":memory:");
     const { runId } = importSynthetic(db, 0);
     const facts = db.select().from(t.runFacts).where(eq(t.runFacts.runId, runId)).get();
-    const run = syntheticRun({ index: 0, seed: 9 });
+    const run = generatedRunRecord({ index: 0, seed: 9 });
     expect(facts).toMatchObject({
       benchmarkId: "synthetic",
       instanceId: run.manifest.instanceId,
@@ -94,7 +94,7 @@ describe("derived dashboard tables (the triggers of migrations 0002 and 0006)", 
       db.all<{ runId: string }>(sql`
         SELECT f.run_id AS runId FROM run_facts f
         WHERE f.id IN (SELECT rowid FROM run_search WHERE run_search MATCH ${q})`);
-    const firstCommand = syntheticRun({ index: 4, seed: 9 }).steps.find((s) => s.kind === "shell");
+    const firstCommand = generatedRunRecord({ index: 4, seed: 9 }).steps.find((s) => s.kind === "shell");
     expect(firstCommand).toBeDefined();
     expect(hits(`"mod_0_helper_0"`).map((h) => h.runId)).toEqual([runId]);
     expect(db.all(sql`SELECT rowid FROM run_search`)).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { compareConfigurations } from "@/lib/dashboard/compare";
 import { prepareOverviewTables } from "@/lib/dashboard/overview";
@@ -17,7 +17,9 @@ import { insertScaleRuns, scaleInstances } from "./synthetic-runs";
 function seeded() {
   const db = createDb(":memory:");
   for (let i = 0; i < 20; i++) {
-    importParsedBundle(db, parseBundle(bundleFilesOf(syntheticRun({ index: i, seed: 4 })), `b${i}`), { via: "cli" });
+    importParsedBundle(db, parseBundle(bundleFilesOf(generatedRunRecord({ index: i, seed: 4 })), `b${i}`), {
+      via: "cli",
+    });
   }
   insertScaleRuns(
     db,

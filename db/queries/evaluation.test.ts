@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { verdict } from "@/lib/judge/schema";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
@@ -11,7 +11,7 @@ import { importParsedBundle } from "./run-import";
 
 function seeded(count: number) {
   const db = createDb(":memory:");
-  const runs = Array.from({ length: count }, (_, i) => syntheticRun({ index: i, seed: 9 }));
+  const runs = Array.from({ length: count }, (_, i) => generatedRunRecord({ index: i, seed: 9 }));
   runs.forEach((run, i) => importParsedBundle(db, parseBundle(bundleFilesOf(run), `b${i}`), { via: "cli" }));
   return { db, runs };
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { scaleRun } from "@/lib/dashboard/scale-runs";
 import { createDb } from "../client";
@@ -15,7 +15,9 @@ import { insertScaleRuns, scaleInstances } from "./synthetic-runs";
 function seeded() {
   const db = createDb(":memory:");
   for (let i = 0; i < 30; i++) {
-    importParsedBundle(db, parseBundle(bundleFilesOf(syntheticRun({ index: i, seed: 2 })), `b${i}`), { via: "cli" });
+    importParsedBundle(db, parseBundle(bundleFilesOf(generatedRunRecord({ index: i, seed: 2 })), `b${i}`), {
+      via: "cli",
+    });
   }
   const instances = scaleInstances(db, "synthetic");
   insertScaleRuns(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, type RunRecord } from "@/lib/bundle/write";
 import { createDb } from "../client";
 import { getChangedFileContent } from "./run-changes";
@@ -14,7 +14,7 @@ function withRun(record: RunRecord) {
 }
 
 function codegenFileRun(): RunRecord {
-  const record = syntheticRun({ index: 3, seed: 9 });
+  const record = generatedRunRecord({ index: 3, seed: 9 });
   return { ...record, instance: { ...record.instance!, subtask: "codegen_file" } };
 }
 
@@ -88,7 +88,7 @@ describe("getRunDetail", () => {
   });
 
   it("has no target comparison outside code generation", async () => {
-    const record = syntheticRun({ index: 3, seed: 9 });
+    const record = generatedRunRecord({ index: 3, seed: 9 });
     const { db, runId } = withRun({ ...record, instance: { ...record.instance!, subtask: "delete_file" } });
     expect((await getRunDetail(db, runId))!.target).toBeNull();
   });

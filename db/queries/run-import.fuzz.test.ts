@@ -11,8 +11,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discoverBundles, ingestBundles, type IngestOutcome } from "@/lib/bundle/ingest";
 import type { BundleFiles, ReadLimits } from "@/lib/bundle/read";
-import { syntheticRun } from "@/lib/bundle/generated-records";
-import { syntheticBundle, without } from "@/lib/bundle/test-support";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
+import { generatedBundle, without } from "@/lib/bundle/test-support";
 import { LOCATED, MUTATION_KINDS, MUTATIONS, placeMutant, type Context } from "@/lib/bundle/mutations.fixture";
 import { writeBundleTarGz } from "@/lib/bundle/test-support";
 import { bundleFilesOf, writeBundleFolder, zipBuffer } from "@/lib/bundle/write";
@@ -35,10 +35,10 @@ const bases = new Map<number, BundleFiles>();
 function contextFor(random: () => number, seed: number): Context {
   let base = bases.get(seed);
   if (!base) {
-    base = syntheticBundle({ index: 100 + seed, seed: 5 });
+    base = generatedBundle({ index: 100 + seed, seed: 5 });
     bases.set(seed, base);
   }
-  const stored = syntheticRun({ index: STORED_INDEXES[seed % STORED_INDEXES.length]!, seed: 1 });
+  const stored = generatedRunRecord({ index: STORED_INDEXES[seed % STORED_INDEXES.length]!, seed: 1 });
   return { random, base, seed, stored, outside: path.join(root, "outside-secret.txt"), limits: LIMITS };
 }
 
@@ -86,7 +86,7 @@ beforeAll(async () => {
   db = createDb(path.join(root, "studio.db"));
   for (const index of STORED_INDEXES) {
     const dir = path.join(root, "stored", `run-${index}`);
-    await writeBundleFolder(dir, syntheticBundle({ index, seed: 1 }));
+    await writeBundleFolder(dir, generatedBundle({ index, seed: 1 }));
     storedPaths.push(dir);
   }
   const { results } = await ingest(storedPaths);
@@ -140,7 +140,7 @@ describe("importing malformed bundles", () => {
 describe("importing good and bad bundles together", () => {
   it("imports the good ones of a mixed folder, then reports them unchanged", async () => {
     const dir = path.join(root, "mixed");
-    const good = [200, 201, 202].map((index) => syntheticBundle({ index, seed: 9 }));
+    const good = [200, 201, 202].map((index) => generatedBundle({ index, seed: 9 }));
     await writeBundleFolder(path.join(dir, "good-0"), good[0]!);
     await writeBundleTarGz(path.join(dir, "good-1.tar.gz"), good[1]!);
     await fs.writeFile(path.join(dir, "good-2.zip"), await zipBuffer(good[2]!));
@@ -189,7 +189,7 @@ describe("importing good and bad bundles together", () => {
   });
 
   it("refuses a different bundle for a run already imported, changing nothing", async () => {
-    const run = syntheticRun({ index: 0, seed: 1 });
+    const run = generatedRunRecord({ index: 0, seed: 1 });
     run.manifest.taskCompleted = !run.manifest.taskCompleted;
     const dir = path.join(root, "conflict", "run-0-again");
     await writeBundleFolder(dir, bundleFilesOf(run));
@@ -207,10 +207,10 @@ describe("importing good and bad bundles together", () => {
   // inside a folder of bundles, is skipped without a word; only a path given directly is reported.
   it("reports a bundle folder without manifest.json inside a folder of bundles", async () => {
     const dir = path.join(root, "silent");
-    await writeBundleFolder(path.join(dir, "good"), syntheticBundle({ index: 300, seed: 9 }));
+    await writeBundleFolder(path.join(dir, "good"), generatedBundle({ index: 300, seed: 9 }));
     await writeBundleFolder(
       path.join(dir, "broken"),
-      without(syntheticBundle({ index: 301, seed: 9 }), "manifest.json"),
+      without(generatedBundle({ index: 301, seed: 9 }), "manifest.json"),
     );
 
     const { sources, problems } = await discoverBundles([dir]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { createDb } from "../client";
 import { agentConfigId, importParsedBundle } from "./run-import";
@@ -9,7 +9,7 @@ import { planRuns, runIdOf } from "./run-plan";
 /** Twelve instances of the synthetic benchmark; the first one already run by its configuration under its planned id. */
 function seeded() {
   const db = createDb(":memory:");
-  const runs = Array.from({ length: 12 }, (_, i) => syntheticRun({ index: i, seed: 6 }));
+  const runs = Array.from({ length: 12 }, (_, i) => generatedRunRecord({ index: i, seed: 6 }));
   const configId = agentConfigId(runs[0]!.manifest.agent);
   runs.forEach((run, i) => {
     if (i === 0) run.manifest.runId = runIdOf(configId, run.manifest.instanceId);

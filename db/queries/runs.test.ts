@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { metricBit } from "@/lib/metrics/catalog";
 import { createDb } from "../client";
@@ -11,7 +11,9 @@ import { runCountAndNewest, runFilterOptions, searchRuns, type RunsFilter } from
 function seeded(count: number) {
   const db = createDb(":memory:");
   for (let i = 0; i < count; i++) {
-    importParsedBundle(db, parseBundle(bundleFilesOf(syntheticRun({ index: i, seed: 4 })), `b${i}`), { via: "cli" });
+    importParsedBundle(db, parseBundle(bundleFilesOf(generatedRunRecord({ index: i, seed: 4 })), `b${i}`), {
+      via: "cli",
+    });
   }
   return db;
 }
@@ -38,7 +40,7 @@ describe("searchRuns", () => {
     const first = searchRuns(db, base);
     expect(first.total).toBe(7);
     expect(first.rows.map((r) => r.id)).toEqual([6, 5, 4, 3, 2].map(id));
-    const run = syntheticRun({ index: 6, seed: 4 });
+    const run = generatedRunRecord({ index: 6, seed: 4 });
     expect(first.rows[0]).toMatchObject({
       benchmarkId: "synthetic",
       instanceId: run.manifest.instanceId,
@@ -64,7 +66,7 @@ describe("searchRuns", () => {
 
   it("filters by subtask, model, violated metric of a judge and judge disagreement", () => {
     const db = seeded(8);
-    const subtask = syntheticRun({ index: 3, seed: 4 }).instance!.subtask;
+    const subtask = generatedRunRecord({ index: 3, seed: 4 }).instance!.subtask;
     const bySubtask = searchRuns(db, { ...base, subtaskId: subtask, limit: 50 });
     expect(bySubtask.rows.every((r) => r.subtaskId === subtask)).toBe(true);
     expect(bySubtask.total).toBe(bySubtask.rows.length);

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { discardRun, storeRun } from "@/lib/runner/store-run";
 import { createDb, type Db } from "../client";
 import { runBatchStore } from "./run-plan";
@@ -33,7 +33,7 @@ const importer = (db: Db) => runBatchStore(db).importBundle;
 describe("storeRun", () => {
   it("stores a run whole, its bundle under the run folder", async () => {
     const db = createDb(dbPath);
-    const record = syntheticRun({ index: 1, seed: 3 });
+    const record = generatedRunRecord({ index: 1, seed: 3 });
     const runDir = path.join(work, "runs", "whole");
     expect(await storeRun(importer(db), record, runDir)).toEqual({ status: record.manifest.status, kept: "whole" });
     db.$client.close();
@@ -43,7 +43,7 @@ describe("storeRun", () => {
 
   it("stores a run the importer refuses (an agent's 30,000-character error) as a failed summary saying why", async () => {
     const db = createDb(dbPath);
-    const record = syntheticRun({ index: 2, seed: 3 });
+    const record = generatedRunRecord({ index: 2, seed: 3 });
     record.manifest.error = "x".repeat(30_000);
     const runDir = path.join(work, "runs", "summary");
     expect(await storeRun(importer(db), record, runDir)).toEqual({ status: "failed", kept: "summary" });
@@ -59,7 +59,7 @@ describe("storeRun", () => {
   it("throws when not even the summary can be stored, and discardRun then leaves nothing behind", async () => {
     const db = createDb(dbPath);
     // An instance the database does not know, and no instance.json: every import is refused.
-    const record = { ...syntheticRun({ index: 3, seed: 3 }), instance: null };
+    const record = { ...generatedRunRecord({ index: 3, seed: 3 }), instance: null };
     const runDir = path.join(work, "runs", "lost");
     fs.mkdirSync(path.join(runDir, "workspace"), { recursive: true });
     fs.writeFileSync(path.join(runDir, "workspace", "big.bin"), Buffer.alloc(1024));

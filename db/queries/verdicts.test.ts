@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
-import { syntheticRun } from "@/lib/bundle/generated-records";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { withMember } from "@/lib/bundle/test-support";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { verdict } from "@/lib/judge/schema";
@@ -15,7 +15,7 @@ const RULES = { kind: "rule" as const, name: "rules", promptVersion: "v1" };
 const GEMINI = { kind: "llm" as const, name: "gemini", provider: "gemini", model: "m", promptVersion: "p1" };
 
 function imported(db: Db, index: number, bundleVerdicts?: unknown[]) {
-  let files = bundleFilesOf(syntheticRun({ index, seed: 4 }));
+  let files = bundleFilesOf(generatedRunRecord({ index, seed: 4 }));
   if (bundleVerdicts) files = withMember(files, "verdicts.json", JSON.stringify(bundleVerdicts));
   return importParsedBundle(db, parseBundle(files, `b${index}`), { via: "cli", replace: true }).runId;
 }

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, overDepthOffset, parseJsonText } from "./decode";
 import { withDeepArguments } from "./hostile-archives.fixture";
 import { parseBundle } from "./parse";
-import { bundleErrorOf as bundleError, syntheticBundle, withMember } from "./test-support";
+import { bundleErrorOf as bundleError, generatedBundle, withMember } from "./test-support";
 
-const BASE = syntheticBundle({ index: 2, seed: 8 });
+const BASE = generatedBundle({ index: 2, seed: 8 });
 
 describe("JSON nesting depth", () => {
   it("finds the bracket that opens one level too many, skipping strings and escaped quotes", () => {

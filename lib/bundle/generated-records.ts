@@ -1,8 +1,9 @@
 /**
- * Realistic synthetic run records: a Python workspace, a 50-step trajectory that reads, edits and
- * runs things, five changed files, environment snapshots. For the ingest benchmark, the importer's
- * fuzz tests and the seeded end-to-end database; always marked `scripted` and framework "synthetic"
- * so they are never mistaken for real agent runs.
+ * Generated run records, realistic but made up: a Python workspace, a 50-step trajectory that
+ * reads, edits and runs things, five changed files, environment snapshots. For the ingest
+ * benchmark, the importer's fuzz tests and the seeded end-to-end database. Always marked
+ * `scripted`, with framework and benchmark "synthetic" (the dashboard's word for made-up data, as
+ * for the `seed:scale` runs), so they are never mistaken for real agent runs.
  */
 import type { Instance } from "@/lib/benchmark/schema";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
@@ -11,7 +12,7 @@ import type { EnvironmentSnapshot, RunManifest, TrajectoryStep } from "./schema"
 import type { RunRecord } from "./write";
 import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 
-export interface SyntheticOptions {
+export interface GeneratedRecordOptions {
   index: number;
   seed?: number;
   steps?: number;
@@ -43,7 +44,7 @@ function pythonModule(random: () => number, name: string, functions: number): st
   return lines.join("\n");
 }
 
-export function syntheticRun(options: SyntheticOptions): RunRecord {
+export function generatedRunRecord(options: GeneratedRecordOptions): RunRecord {
   const seed = options.seed ?? 1;
   const random = seededRandom(seed * 100_003 + options.index);
   const stepCount = options.steps ?? 50;

@@ -8,11 +8,11 @@ import { httpStatusOf } from "@/lib/errors/app-error";
 import { withHeapFilling } from "./hostile-archives.fixture";
 import { sourceImportPool } from "./import-pool.fixture";
 import { DEFAULT_READ_LIMITS } from "./read";
-import { syntheticBundle, tarBuffer, tarEntriesOf } from "./test-support";
+import { generatedBundle, tarBuffer, tarEntriesOf } from "./test-support";
 
 const [capMb, fillMib, newlineMib] = process.argv.slice(2).map(Number) as [number, number, number];
 const MiB = 1024 * 1024;
-const files = withHeapFilling(syntheticBundle({ index: 6, seed: 4 }), fillMib * MiB, newlineMib * MiB);
+const files = withHeapFilling(generatedBundle({ index: 6, seed: 4 }), fillMib * MiB, newlineMib * MiB);
 const pool = sourceImportPool({ maxConcurrent: 1, workerMemoryMb: capMb, timeoutMs: 120_000 });
 const limits = { ...DEFAULT_READ_LIMITS, maxJsonBytes: Number.MAX_SAFE_INTEGER };
 

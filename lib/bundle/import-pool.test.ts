@@ -7,10 +7,10 @@ import { ImportBusyError } from "./import-pool";
 import { sourceImportPool } from "./import-pool.fixture";
 import { parseBundle } from "./parse";
 import { DEFAULT_READ_LIMITS } from "./read";
-import { rejectionOf, syntheticBundle, tarBuffer, tarEntriesOf, withMember } from "./test-support";
+import { rejectionOf, generatedBundle, tarBuffer, tarEntriesOf, withMember } from "./test-support";
 import { zipBuffer } from "./write";
 
-const BASE = syntheticBundle({ index: 6, seed: 4 });
+const BASE = generatedBundle({ index: 6, seed: 4 });
 const LIMITS = DEFAULT_READ_LIMITS;
 const pool = () => sourceImportPool({ maxConcurrent: 2, workerMemoryMb: 256, timeoutMs: 60_000 });
 

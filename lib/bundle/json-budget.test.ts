@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { httpStatusOf } from "@/lib/errors/app-error";
 import { parseBundle } from "./parse";
-import { bundleErrorOf as refusal, syntheticBundle, withMember } from "./test-support";
+import { bundleErrorOf as refusal, generatedBundle, withMember } from "./test-support";
 
-const BASE = syntheticBundle({ index: 3, seed: 9 });
+const BASE = generatedBundle({ index: 3, seed: 9 });
 const jsonBytes = (files: Map<string, Buffer>) =>
   [...files].filter(([name]) => !/^(files|native)\//.test(name)).reduce((sum, [, data]) => sum + data.length, 0);
 describe("the JSON budget of a bundle", () => {

@@ -9,14 +9,14 @@ import {
   editJson,
   editTrajectory,
   readJson,
-  syntheticBundle,
+  generatedBundle,
   trajectoryLines,
   withMember,
   without,
 } from "./test-support";
 
 const LABEL = "runs/r1";
-const BASE = syntheticBundle({ index: 1, seed: 7 });
+const BASE = generatedBundle({ index: 1, seed: 7 });
 
 type Json = Record<string, unknown>;
 type Workspace = { files: { path: string; size: number; mode: number; sha256: string }[] };
@@ -76,14 +76,14 @@ describe("parseBundle on a valid bundle", () => {
   });
 
   it("gives the same digest for two builds of the same run, whatever the member order", () => {
-    const first = parseBundle(syntheticBundle({ index: 1, seed: 7 }), "a").digest;
-    const second = parseBundle(syntheticBundle({ index: 1, seed: 7 }), "b").digest;
+    const first = parseBundle(generatedBundle({ index: 1, seed: 7 }), "a").digest;
+    const second = parseBundle(generatedBundle({ index: 1, seed: 7 }), "b").digest;
     const reversed = parseBundle(new Map([...BASE].reverse()), "c").digest;
 
     expect(first).toMatch(/^[0-9a-f]{64}$/);
     expect(second).toBe(first);
     expect(reversed).toBe(first);
-    expect(parseBundle(syntheticBundle({ index: 2, seed: 7 }), "d").digest).not.toBe(first);
+    expect(parseBundle(generatedBundle({ index: 2, seed: 7 }), "d").digest).not.toBe(first);
   });
 
   it("accepts a UTF-8 BOM, CRLF line ends, blank trajectory lines and native/ members", () => {

@@ -8,10 +8,10 @@ import { BundleError } from "./errors";
 import { tarGzDeclaring, tarGzWithTrailingZeros, zipOfZeros } from "./hostile-archives.fixture";
 import { parseBundle } from "./parse";
 import { DEFAULT_READ_LIMITS, readArchiveBuffer, readArchiveFile } from "./read";
-import { rejectionOf, syntheticBundle, tarBuffer, tarEntriesOf } from "./test-support";
+import { rejectionOf, generatedBundle, tarBuffer, tarEntriesOf } from "./test-support";
 
 const MiB = 1024 * 1024;
-const BASE = syntheticBundle({ index: 4, seed: 21 });
+const BASE = generatedBundle({ index: 4, seed: 21 });
 const BASE_DIGEST = parseBundle(BASE, "base").digest;
 const LIMITS = DEFAULT_READ_LIMITS;
 

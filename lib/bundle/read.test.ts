@@ -19,7 +19,7 @@ import {
 import {
   rejectionOf,
   renameInZip,
-  syntheticBundle,
+  generatedBundle,
   tarBuffer,
   tarEntriesOf,
   zipEntries,
@@ -28,7 +28,7 @@ import {
 } from "./test-support";
 import { writeBundleFolder, zipBuffer } from "./write";
 
-const BASE = syntheticBundle({ index: 3, seed: 11 });
+const BASE = generatedBundle({ index: 3, seed: 11 });
 const BASE_DIGEST = parseBundle(BASE, "base").digest;
 const LIMITS: ReadLimits = { maxMemberBytes: 64 * 1024, maxBundleBytes: 256 * 1024, maxMembers: 100 };
 

@@ -8,7 +8,7 @@ import { create as createTar } from "tar";
 import yazl from "yazl";
 import { BundleError } from "./errors";
 import type { BundleFiles } from "./read";
-import { syntheticRun, type SyntheticOptions } from "./generated-records";
+import { generatedRunRecord, type GeneratedRecordOptions } from "./generated-records";
 import { bundleFilesOf, writeBundleFolder } from "./write";
 
 /** What `promise` rejects with, which must be a `type`; throws if it resolves or rejects otherwise. */
@@ -36,8 +36,8 @@ export function bundleErrorOf(run: () => unknown): BundleError {
   throw new Error("expected a BundleError");
 }
 
-export function syntheticBundle(options: SyntheticOptions): BundleFiles {
-  return bundleFilesOf(syntheticRun(options));
+export function generatedBundle(options: GeneratedRecordOptions): BundleFiles {
+  return bundleFilesOf(generatedRunRecord(options));
 }
 
 export function cloneFiles(files: BundleFiles): BundleFiles {
