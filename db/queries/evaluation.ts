@@ -3,7 +3,13 @@
  * lack a judge's verdicts, and storing a run's verdicts with its artifacts (one transaction per run).
  */
 import { and, eq, like } from "drizzle-orm";
-import { LimitsSchema, TrajectoryStepSchema, type EnvironmentSnapshot } from "@/lib/bundle/schema";
+import {
+  BUNDLE_MEMBERS,
+  LimitsSchema,
+  TrajectoryStepSchema,
+  WorkspaceManifestSchema,
+  type EnvironmentSnapshot,
+} from "@/lib/bundle/schema";
 import { sha256Hex } from "@/lib/bundle/parse";
 import { AppError } from "@/lib/errors/app-error";
 import type { EvaluationStore, NewArtifact } from "@/lib/judge/evaluate-runs";
@@ -66,12 +72,16 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
     .where(eq(t.agentConfigs.id, run.agentConfigId))
     .get();
 
-  const trajectory = db
-    .select({ sha256: t.runArtifacts.sha256 })
-    .from(t.runArtifacts)
-    .where(and(eq(t.runArtifacts.runId, runId), eq(t.runArtifacts.path, "trajectory.jsonl")))
-    .get();
-  const steps = (contentOf(db, trajectory?.sha256 ?? null)?.toString("utf8") ?? "")
+  const artifact = (path: string) =>
+    contentOf(
+      db,
+      db
+        .select({ sha256: t.runArtifacts.sha256 })
+        .from(t.runArtifacts)
+        .where(and(eq(t.runArtifacts.runId, runId), eq(t.runArtifacts.path, path)))
+        .get()?.sha256 ?? null,
+    );
+  const steps = (artifact(BUNDLE_MEMBERS.trajectory)?.toString("utf8") ?? "")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => TrajectoryStepSchema.parse(JSON.parse(line)));
@@ -117,6 +127,12 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
     if (content) setupFiles.set(path, content.toString("utf8"));
   }
 
+  const before = artifact(BUNDLE_MEMBERS.workspaceBefore);
+  const workspaceFiles = new Set(
+    before ? WorkspaceManifestSchema.parse(JSON.parse(before.toString("utf8"))).files.map((f) => f.path) : [],
+  );
+  for (const change of changes) if (change.kind === "created") workspaceFiles.add(change.path);
+
   const finalAnswer = [...steps].reverse().find((s) => s.kind === "message" && s.role === "assistant");
   return {
     runId,
@@ -133,6 +149,9 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
     environmentAfter: snapshot("after"),
     setupFiles,
     finalAnswer: finalAnswer?.kind === "message" ? finalAnswer.text : null,
+    evidence: { trajectory: true, workspace: "snapshot" },
+    workspaceRoot: null,
+    workspaceFiles: [...workspaceFiles].sort(),
   };
 }
 

@@ -77,6 +77,7 @@ export const EXIT_REASONS = [
   "cancelled",
 ] as const;
 export const ExitReasonSchema = z.enum(EXIT_REASONS);
+export type ExitReason = z.infer<typeof ExitReasonSchema>;
 
 export const RunManifestSchema = z
   .object({

@@ -27,6 +27,9 @@ export function evaluationInput(over: Partial<EvaluationInput> = {}): Evaluation
     environmentAfter: null,
     setupFiles: new Map(),
     finalAnswer: null,
+    evidence: { trajectory: true, workspace: "snapshot" },
+    workspaceRoot: null,
+    workspaceFiles: ["pkg/__init__.py", "pkg/a.py", "pkg/b.py", "README.md", "tests/test_a.py"],
     ...over,
   };
 }

@@ -18,6 +18,21 @@ export interface EvaluatedChange {
   afterSize?: number | null;
 }
 
+/**
+ * What a run's record captured. A metric whose evidence is missing is `not_applicable` with the
+ * reason, never a default verdict (docs/metrics.md, decision 9). Our own runner captures all of it;
+ * runs made elsewhere often hold a trajectory without snapshots, or a repo diff without steps.
+ */
+export interface CapturedEvidence {
+  /** The agent's steps were recorded (a repo diff alone has none). */
+  trajectory: boolean;
+  /**
+   * snapshot: full before/after workspace manifests; patch: only the files a repo diff names (with
+   * contents where the diff or a given repository provides them); none: nothing is known of the files.
+   */
+  workspace: "snapshot" | "patch" | "none";
+}
+
 /** Everything the judges look at for one run; built from the database by db/queries/evaluation.ts. */
 export interface EvaluationInput {
   runId: string;
@@ -36,6 +51,14 @@ export interface EvaluationInput {
   setupFiles: Map<string, string>;
   /** The agent's last assistant message: the answer of the function-level subtask. */
   finalAnswer: string | null;
+  evidence: CapturedEvidence;
+  /** The absolute path of the workspace as the agent saw it (`/testbed`, the sandbox's folder), when known. */
+  workspaceRoot: string | null;
+  /**
+   * Workspace-relative paths of the files as the task set them up, plus those the agent created:
+   * what paths in commands are matched against (exactly) and globs expanded over.
+   */
+  workspaceFiles: readonly string[];
 }
 
 /** One checkable fact behind a verdict: a sentence, and where to look (file, line, diff hunk). */

@@ -3,8 +3,8 @@
  * tool calls of the known agents (file tools, editors, Claude Code, Gemini CLI, Codex, OpenHands),
  * shell commands (`cat`, `head`, `sed -n`, `grep FILE`, redirections, `rm`, ...) and Python `open()`.
  */
-import { parse as parseShell, type ParseEntry } from "shell-quote";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
+import { quoteWords, simpleCommands, unwrap } from "./shell-parse";
 
 export interface FileAction {
   stepId: string;
@@ -127,51 +127,6 @@ const READERS = new Set([
 const SHELLS = new Set(["bash", "sh", "zsh", "dash"]);
 const PATTERN_FIRST = new Set(["sed", "awk", "grep", "egrep", "rg", "ag"]);
 const PYTHONS = new Set(["python", "python3", "python2", "pytest", "py.test"]);
-
-function quoteWords(words: string[]): string {
-  return words.map((w) => (/^[\w./=-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" ");
-}
-
-/** `FOO=1 timeout 60 env X=2 python x.py` runs `python x.py`: drop assignments and wrapper commands. */
-function unwrap(words: string[]): string[] {
-  let rest = words;
-  for (;;) {
-    const [first = "", second = ""] = rest;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) rest = rest.slice(1);
-    else if (["env", "nice", "time", "nohup", "command"].includes(first)) rest = rest.slice(1);
-    else if (first === "timeout") rest = rest.slice(/^\d/.test(second) ? 2 : 1);
-    else return rest;
-  }
-}
-
-/** Splits a shell command into simple commands and their redirection targets. */
-function simpleCommands(command: string): { words: string[]; redirects: { op: string; target: string }[] }[] {
-  let tokens: ParseEntry[];
-  try {
-    tokens = parseShell(command);
-  } catch {
-    tokens = command.split(/\s+/);
-  }
-  const result: { words: string[]; redirects: { op: string; target: string }[] }[] = [];
-  let current = { words: [] as string[], redirects: [] as { op: string; target: string }[] };
-  let pendingRedirect: string | null = null;
-  for (const token of tokens) {
-    if (typeof token === "string") {
-      if (pendingRedirect) {
-        current.redirects.push({ op: pendingRedirect, target: token });
-        pendingRedirect = null;
-      } else current.words.push(token);
-    } else if ("op" in token) {
-      if ([">", ">>", "<", ">&", "<("].includes(token.op)) pendingRedirect = token.op;
-      else {
-        if (current.words.length > 0 || current.redirects.length > 0) result.push(current);
-        current = { words: [], redirects: [] };
-      }
-    } else if ("comment" in token) break;
-  }
-  if (current.words.length > 0 || current.redirects.length > 0) result.push(current);
-  return result;
-}
 
 const looksLikePath = (word: string) => !word.startsWith("-") && /[./]/.test(word) && !/^\d+(,\d+)?p?$/.test(word);
 
