@@ -17,12 +17,12 @@ const folder = (name) => [`@/${name}`, `@/${name}/*`, `**/${name}/*`, `../${name
  */
 const LIB_LAYERS = [
   ["errors", "util", "test-support"],
-  ["metrics", "llm", "analysis", "auth", "process", "security", "setup"],
+  ["metrics", "llm", "analysis", "auth", "process", "security", "setup", "tool-registry"],
   ["benchmark"],
   ["bundle"],
   ["judge"],
   ["runs", "agents"],
-  ["agreement", "runner"],
+  ["agreement", "runner", "foreign"],
   ["dashboard", "config"],
   ["case-studies", "jobs", "cli"],
 ];

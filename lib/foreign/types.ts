@@ -52,7 +52,7 @@ export interface ForeignRun {
   agent: ForeignAgent;
   /**
    * The steps in our trajectory model (lib/bundle/schema.ts). Tool calls keep the framework's own
-   * tool name and arguments (the tool registry, lib/agents/tool-registry/, says what each does) and are
+   * tool name and arguments (the tool registry, lib/tool-registry/, says what each does) and are
    * answered by an `observation` with the same `callId` and `isError`; a command whose exit code is
    * known is a `shell` step. Step ids are unique within the run.
    */
