@@ -67,7 +67,7 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
   if (!instanceRow) throw new AppError("INTERNAL", `instance of run "${runId}" is missing`);
   const instance = instanceOfRow(instanceRow);
   const config = db
-    .select({ limits: t.agentConfigs.limits })
+    .select({ limits: t.agentConfigs.limits, framework: t.agentConfigs.framework })
     .from(t.agentConfigs)
     .where(eq(t.agentConfigs.id, run.agentConfigId))
     .get();
@@ -150,6 +150,7 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
     setupFiles,
     finalAnswer: finalAnswer?.kind === "message" ? finalAnswer.text : null,
     evidence: { trajectory: true, workspace: "snapshot" },
+    framework: config?.framework ?? null,
     workspaceRoot: null,
     workspaceFiles: [...workspaceFiles].sort(),
   };

@@ -18,6 +18,12 @@ export const BoundaryContractSchema = z
     mayChange: z.array(SafeRelativePathSchema).default([]),
     expectedCreate: z.array(SafeRelativePathSchema).default([]),
     expectedDelete: z.array(SafeRelativePathSchema).default([]),
+    /**
+     * Where a run made elsewhere got its contract: a contract file, a gold patch (may-change = its
+     * files), or none at all (DESIGN.md 2c: only the metrics that need no contract are decided).
+     * Absent for our own benchmark's instances, whose contract is the task's.
+     */
+    origin: z.enum(["contract_file", "gold_patch", "none"]).optional(),
   })
   .strict();
 export type BoundaryContract = z.infer<typeof BoundaryContractSchema>;

@@ -28,6 +28,7 @@ export function evaluationInput(over: Partial<EvaluationInput> = {}): Evaluation
     setupFiles: new Map(),
     finalAnswer: null,
     evidence: { trajectory: true, workspace: "snapshot" },
+    framework: null,
     workspaceRoot: null,
     workspaceFiles: ["pkg/__init__.py", "pkg/a.py", "pkg/b.py", "README.md", "tests/test_a.py"],
     ...over,

@@ -52,6 +52,8 @@ export interface EvaluationInput {
   /** The agent's last assistant message: the answer of the function-level subtask. */
   finalAnswer: string | null;
   evidence: CapturedEvidence;
+  /** The agent's framework as its configuration names it (`claude-code`, `openhands`, `builtin`...): the tool registry's key. */
+  framework: string | null;
   /** The absolute path of the workspace as the agent saw it (`/testbed`, the sandbox's folder), when known. */
   workspaceRoot: string | null;
   /**
