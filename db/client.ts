@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { SUBTASKS } from "@/lib/benchmark/subtasks";
+import { CATALOG_SUBTASKS } from "@/lib/benchmark/subtasks";
 import { syncMetricBits } from "./metric-bits";
 import * as schema from "./schema";
 
@@ -45,7 +45,7 @@ export function createDb(filename: string = databasePathFromEnv()): Db {
 
 function ensureSubtaskCatalog(db: Db): void {
   db.transaction((tx) => {
-    SUBTASKS.forEach((subtask, position) => {
+    CATALOG_SUBTASKS.forEach((subtask, position) => {
       tx.insert(schema.subtasks)
         .values({ id: subtask.id, family: subtask.family, label: subtask.label, position })
         .onConflictDoUpdate({

@@ -10,7 +10,7 @@ import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { OverviewTableView } from "@/components/tables/overview-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { FAMILY_IDS, FAMILY_LABELS, SUBTASKS } from "@/lib/benchmark/subtasks";
+import { CATALOG_FAMILY_IDS, CATALOG_SUBTASKS, FAMILY_LABELS } from "@/lib/benchmark/subtasks";
 import { prepareMetricChart } from "@/lib/dashboard/overview";
 import { OverviewParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
 
@@ -69,7 +69,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             value: params.family ?? "",
             options: [
               { value: "", label: "all families" },
-              ...FAMILY_IDS.map((f) => ({ value: f, label: FAMILY_LABELS[f] })),
+              ...CATALOG_FAMILY_IDS.map((f) => ({ value: f, label: FAMILY_LABELS[f] })),
             ],
           },
           {
@@ -78,7 +78,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             value: params.subtask ?? "",
             options: [
               { value: "", label: "all subtasks" },
-              ...SUBTASKS.filter((s) => !params.family || s.family === params.family).map((s) => ({
+              ...CATALOG_SUBTASKS.filter((s) => !params.family || s.family === params.family).map((s) => ({
                 value: s.id,
                 label: s.label,
               })),

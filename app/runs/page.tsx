@@ -9,7 +9,7 @@ import { FilterBar } from "@/components/dashboard/filter-bar";
 import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { RunsBrowser } from "@/components/tables/runs-browser";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { SUBTASKS } from "@/lib/benchmark/subtasks";
+import { CATALOG_SUBTASKS } from "@/lib/benchmark/subtasks";
 import { firstValues, parseParams, RunsParamsSchema, toQueryString, type SearchParams } from "@/lib/dashboard/params";
 import { METRICS } from "@/lib/metrics/catalog";
 
@@ -73,7 +73,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             name: "subtask",
             label: "Subtask",
             value: filters.subtask,
-            options: [ALL("all"), ...SUBTASKS.map((s) => ({ value: s.id, label: s.label }))],
+            options: [ALL("all"), ...CATALOG_SUBTASKS.map((s) => ({ value: s.id, label: s.label }))],
           },
           {
             name: "framework",

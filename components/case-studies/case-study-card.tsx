@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { SUBTASKS } from "@/lib/benchmark/subtasks";
+import { CATALOG_SUBTASKS } from "@/lib/benchmark/subtasks";
 import { formatStamp, noteExcerpt } from "@/lib/case-studies/gallery";
 import type { CaseStudyCard as Card } from "@/lib/case-studies/types";
 import { METRICS } from "@/lib/metrics/catalog";
 import { TagChips } from "./tag-chips";
 import styles from "./case-studies.module.css";
 
-const subtaskLabel = (id: string) => SUBTASKS.find((s) => s.id === id)?.label ?? id;
+const subtaskLabel = (id: string) => CATALOG_SUBTASKS.find((s) => s.id === id)?.label ?? id;
 const metricLabel = (id: string) => METRICS.find((m) => m.id === id)?.label ?? id;
 
 /** One case study in the gallery: what it is, which run, what the rule judge found. */

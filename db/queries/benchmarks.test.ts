@@ -4,6 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildBenchmark, type BuiltBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
+import { isBenchmarkSubtask } from "@/lib/benchmark/subtasks";
 import { parseBundle } from "@/lib/bundle/parse";
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
@@ -35,7 +36,9 @@ describe("benchmark storage", () => {
     expect(saved).toMatchObject({ instances: built.instances.length, removed: 0, snapshots: built.snapshots.size });
     const summary = getBenchmarkSummary(db, "sample")!;
     expect(summary.total).toBe(built.instances.length);
+    expect(summary.subtasks.map((s) => s.id)).not.toContain("external");
     for (const s of summary.subtasks) {
+      if (!isBenchmarkSubtask(s.id)) continue;
       expect(s.instances).toBe(built.counts[s.id]);
       expect(s.inSplit).toBe(built.splitCounts[s.id]);
     }

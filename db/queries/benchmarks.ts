@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { BuiltBenchmark } from "@/lib/benchmark/build";
 import { InstanceSchema, type Instance } from "@/lib/benchmark/schema";
-import { SUBTASKS, type SubtaskId } from "@/lib/benchmark/subtasks";
+import { CATALOG_SUBTASKS, isBenchmarkSubtask, type InstanceSubtask } from "@/lib/benchmark/subtasks";
 import { sha256Hex } from "@/lib/bundle/parse";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import type { Db } from "../client";
@@ -217,7 +217,7 @@ export interface BenchmarkSummary {
   seed: number | null;
   config: Record<string, unknown>;
   createdAt: string;
-  subtasks: { id: SubtaskId; family: string; label: string; instances: number; inSplit: number }[];
+  subtasks: { id: InstanceSubtask; family: string; label: string; instances: number; inSplit: number }[];
   total: number;
   snapshots: { projectPath: string; fileCount: number; totalBytes: number }[];
 }
@@ -251,7 +251,8 @@ export function getBenchmarkSummary(db: Db, id: string): BenchmarkSummary | null
     .groupBy(t.instances.subtaskId)
     .all();
   const bySubtask = new Map(rows.map((r) => [r.subtaskId, r]));
-  const subtasks = SUBTASKS.map((s) => ({
+  // The nine always (a zero is information); external only when the benchmark has such instances.
+  const subtasks = CATALOG_SUBTASKS.filter((s) => isBenchmarkSubtask(s.id) || bySubtask.has(s.id)).map((s) => ({
     id: s.id,
     family: s.family,
     label: s.label,
@@ -291,7 +292,7 @@ export interface InstanceListRow {
 
 export function listInstances(
   db: Db,
-  options: { benchmarkId: string; subtask?: SubtaskId; splitOnly?: boolean; limit: number; offset: number },
+  options: { benchmarkId: string; subtask?: InstanceSubtask; splitOnly?: boolean; limit: number; offset: number },
 ): { rows: InstanceListRow[]; total: number } {
   const where = and(
     eq(t.instances.benchmarkId, options.benchmarkId),

@@ -3,7 +3,7 @@
  * summed from run_judge_masks (one row per judged run) so 100,000 runs stay one index range scan.
  */
 import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
-import type { FamilyId } from "@/lib/benchmark/subtasks";
+import type { CatalogFamilyId } from "@/lib/benchmark/subtasks";
 import type { OverviewGroup } from "@/lib/dashboard/overview";
 import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
 import type { Db } from "../client";
@@ -13,7 +13,7 @@ export interface OverviewFilter {
   benchmarkId: string;
   judgeId: number;
   split: "eval" | "all";
-  family?: FamilyId;
+  family?: CatalogFamilyId;
   subtaskId?: string;
 }
 
@@ -55,7 +55,7 @@ export function overviewGroups(db: Db, filter: OverviewFilter): OverviewGroup[] 
     let group = groups.get(key);
     if (!group) {
       group = {
-        family: c.family as FamilyId,
+        family: c.family as CatalogFamilyId,
         framework: c.framework,
         model: c.model,
         runs: 0,

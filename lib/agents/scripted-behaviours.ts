@@ -149,6 +149,10 @@ function solution(input: ScriptInput): { actions: Action[]; answer: string } {
           .map((t) => ({ kind: "run" as const, command: `python3 -m unittest ${dotted(t)}` })),
         answer: `Ran the tests of \`${target}\`.`,
       };
+    case "external":
+      throw new Error(
+        `instance "${instance.id}" is from another benchmark: scripted agents solve only the nine subtasks`,
+      );
   }
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SafeRelativePathSchema } from "@/lib/util/relative-path";
-import { SubtaskIdSchema } from "./subtasks";
+import { InstanceSubtaskSchema } from "./subtasks";
 
 /** Ids are readable slugs: `sample/codegen_file/calc.stats.mean`. */
 export const InstanceIdSchema = z
@@ -58,7 +58,7 @@ export const InstanceSchema = z
   .object({
     id: InstanceIdSchema,
     benchmark: BenchmarkIdSchema,
-    subtask: SubtaskIdSchema,
+    subtask: InstanceSubtaskSchema,
     sourceSample: z.string().nullable().default(null),
     prompt: z.string().min(1).max(100_000),
     paraphraseIndex: z.number().int().min(0).nullable().default(null),

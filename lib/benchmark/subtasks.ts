@@ -20,7 +20,21 @@ export const SUBTASK_IDS = [
 export const SubtaskIdSchema = z.enum(SUBTASK_IDS);
 export type SubtaskId = z.infer<typeof SubtaskIdSchema>;
 
+/**
+ * The subtask of an instance from another benchmark (a run made elsewhere, DESIGN.md 2c: an
+ * SWE-bench issue, an Inspect sample). It is none of the nine; its contract comes with the import.
+ */
+export const EXTERNAL_SUBTASK = "external";
+/** What an instance's subtask may be: one of the nine, or external. */
+export const InstanceSubtaskSchema = z.enum([...SUBTASK_IDS, EXTERNAL_SUBTASK]);
+export type InstanceSubtask = z.infer<typeof InstanceSubtaskSchema>;
+export const isBenchmarkSubtask = (subtask: InstanceSubtask): subtask is SubtaskId => subtask !== EXTERNAL_SUBTASK;
+
 export const FAMILY_IDS = ["code_generation", "file_management", "system_interaction"] as const;
+/** The families of the catalog: the three of the benchmark, then the tasks from elsewhere. */
+export const CATALOG_FAMILY_IDS = [...FAMILY_IDS, "external"] as const;
+export const CatalogFamilyIdSchema = z.enum(CATALOG_FAMILY_IDS);
+export type CatalogFamilyId = z.infer<typeof CatalogFamilyIdSchema>;
 export const FamilyIdSchema = z.enum(FAMILY_IDS);
 export type FamilyId = z.infer<typeof FamilyIdSchema>;
 
@@ -44,8 +58,18 @@ export const SUBTASKS: readonly SubtaskInfo[] = [
   { id: "testing", family: "system_interaction", label: "Testing", fullDevEvalCount: 570 },
 ];
 
-export const FAMILY_LABELS: Record<FamilyId, string> = {
+/**
+ * The subtasks table of the database and the filters of the dashboard: the nine, then external.
+ * Runs made elsewhere are shown and compared like ours, in a family of their own.
+ */
+export const CATALOG_SUBTASKS: readonly { id: InstanceSubtask; family: CatalogFamilyId; label: string }[] = [
+  ...SUBTASKS,
+  { id: EXTERNAL_SUBTASK, family: "external", label: "External task" },
+];
+
+export const FAMILY_LABELS: Record<CatalogFamilyId, string> = {
   code_generation: "Code Generation",
   file_management: "File Management",
   system_interaction: "System Interaction",
+  external: "Tasks from elsewhere",
 };

@@ -5,7 +5,7 @@
  * "Not applicable" and invalid verdicts are never in the denominator.
  */
 import { wilsonInterval } from "@/lib/agreement";
-import { FAMILY_IDS, FAMILY_LABELS, type FamilyId } from "@/lib/benchmark/subtasks";
+import { CATALOG_FAMILY_IDS, FAMILY_LABELS, type CatalogFamilyId } from "@/lib/benchmark/subtasks";
 import { METRIC_IDS, METRICS, type MetricId } from "@/lib/metrics/catalog";
 
 export interface MetricCount {
@@ -15,7 +15,7 @@ export interface MetricCount {
 
 /** Counts for one (family, framework, model) group, as the overview query returns them. */
 export interface OverviewGroup {
-  family: FamilyId;
+  family: CatalogFamilyId;
   framework: string;
   model: string;
   runs: number;
@@ -47,7 +47,7 @@ export interface OverviewRow {
 }
 
 export interface OverviewTable {
-  family: FamilyId;
+  family: CatalogFamilyId;
   label: string;
   /** Metrics decided at least once in this family (others are not applicable to its subtasks). */
   metrics: MetricId[];
@@ -102,7 +102,7 @@ function byConfiguration(groups: OverviewGroup[]): OverviewRow[] {
 
 /** One table per family that has runs, in the catalog's family order. */
 export function prepareOverviewTables(groups: OverviewGroup[]): OverviewTable[] {
-  return FAMILY_IDS.flatMap((family) => {
+  return CATALOG_FAMILY_IDS.flatMap((family) => {
     const inFamily = groups.filter((g) => g.family === family);
     if (inFamily.length === 0) return [];
     const rows = byConfiguration(inFamily);

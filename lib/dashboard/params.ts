@@ -3,7 +3,7 @@
  * shared as a link. Pages parse them here; a bad value becomes a message naming the parameter.
  */
 import { z } from "zod";
-import { FamilyIdSchema, SubtaskIdSchema } from "@/lib/benchmark/subtasks";
+import { CatalogFamilyIdSchema, InstanceSubtaskSchema } from "@/lib/benchmark/subtasks";
 import { MetricIdSchema } from "@/lib/metrics/catalog";
 import { formatIssue } from "@/lib/errors/zod-issues";
 
@@ -25,8 +25,8 @@ export const OverviewParamsSchema = z.object({
   benchmark: z.string().max(200).optional(),
   split: z.enum(["eval", "all"]).default("all"),
   judge: judgeId.optional(),
-  family: FamilyIdSchema.optional(),
-  subtask: SubtaskIdSchema.optional(),
+  family: CatalogFamilyIdSchema.optional(),
+  subtask: InstanceSubtaskSchema.optional(),
 });
 export type OverviewParams = z.infer<typeof OverviewParamsSchema>;
 
@@ -40,7 +40,7 @@ export const RunsParamsSchema = z.object({
   benchmark: z.string().max(200).optional(),
   judge: judgeId.optional(),
   metric: MetricIdSchema.optional(),
-  subtask: SubtaskIdSchema.optional(),
+  subtask: InstanceSubtaskSchema.optional(),
   framework: z.string().max(100).optional(),
   model: z.string().max(200).optional(),
   status: z.enum(["completed", "failed"]).optional(),

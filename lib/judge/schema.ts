@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
-import type { SubtaskId } from "@/lib/benchmark/subtasks";
+import type { InstanceSubtask } from "@/lib/benchmark/subtasks";
 import type { EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
 import { CitationSchema, LimitsSchema } from "@/lib/bundle/schema";
 import type { MetricId, VerdictValue } from "@/lib/metrics/catalog";
@@ -36,7 +36,7 @@ export interface CapturedEvidence {
 /** Everything the judges look at for one run; built from the database by db/queries/evaluation.ts. */
 export interface EvaluationInput {
   runId: string;
-  subtask: SubtaskId;
+  subtask: InstanceSubtask;
   prompt: string;
   contract: BoundaryContract;
   groundTruth: GroundTruth;

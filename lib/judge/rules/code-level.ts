@@ -67,6 +67,8 @@ export async function codeLevelMetrics(input: EvaluationInput): Promise<VerdictD
     case "execution":
     case "testing":
       return allNotApplicable("the task asks for no code change");
+    case "external":
+      return allNotApplicable("a task from another benchmark names no target function to compare against");
     case "codegen_function":
     case "codegen_file":
     case "codegen_repository": {

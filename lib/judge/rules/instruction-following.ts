@@ -143,5 +143,11 @@ export async function instructionFollowingMetric(input: EvaluationInput): Promis
         ? verdict(IF, "not_violated", `ran tests of \`${name}\` (step ${stepId})`, { citations: [{ stepId }] })
         : verdict(IF, "violated", `never ran a test of \`${name}\``);
     }
+    case "external":
+      return verdict(
+        IF,
+        "not_applicable",
+        "a task from another benchmark: the rules know no instruction to check it against",
+      );
   }
 }

@@ -5,12 +5,12 @@ import { z } from "zod";
 import { getAppDb } from "@/db/app-db";
 import { requireReader } from "@/app/session";
 import { getBenchmarkSummary, listInstances } from "@/db/queries/benchmarks";
-import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
+import { InstanceSubtaskSchema } from "@/lib/benchmark/subtasks";
 import { safeDecode } from "@/lib/util/decode";
 
 const PAGE_SIZE = 100;
 const SearchSchema = z.object({
-  subtask: SubtaskIdSchema.optional().catch(undefined),
+  subtask: InstanceSubtaskSchema.optional().catch(undefined),
   split: z.enum(["eval", "all"]).catch("all").default("all"),
   page: z.coerce.number().int().min(1).catch(1).default(1),
 });
