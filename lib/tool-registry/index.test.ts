@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import {
+  FRAMEWORKS,
+  MERGE_WINNERS,
+  frameworkTools,
+  mergedTools,
+  persistentShell,
+  pythonFunctionEffect,
+  shellCommandTool,
+  toolEffect,
+} from "./index";
+
+describe("tool registry", () => {
+  it("has no conflicts between frameworks but the ones MERGE_WINNERS settles", () => {
+    const { conflicts } = mergedTools();
+    expect([...conflicts.keys()].sort()).toEqual(Object.keys(MERGE_WINNERS).sort());
+  });
+
+  it("finds frameworks by id and alias, ignoring case", () => {
+    expect(frameworkTools("file-tools")?.id).toBe("builtin");
+    expect(frameworkTools("Claude-Code")?.id).toBe("claude-code");
+    expect(frameworkTools("inspect_ai")?.id).toBe("inspect");
+    expect(frameworkTools("command")).toBeNull();
+  });
+
+  it("prefers the framework's own description, then the merged one", () => {
+    expect(toolEffect("swe-agent", "edit")).toMatchObject({ effect: "edit", actsOnOpenFile: true });
+    expect(toolEffect(null, "edit")).toMatchObject({ effect: "edit", pathArgs: ["path", "file_path"] });
+    expect(toolEffect("claude-code", "Read")).toMatchObject({ effect: "read", pathArgs: ["file_path"] });
+    expect(toolEffect(null, "read_file")?.pathArgs).toEqual(
+      expect.arrayContaining(["path", "absolute_path", "file_path", "file_name"]),
+    );
+    expect(toolEffect("inspect", "bash")?.commandArgs).toEqual(["cmd", "command"]);
+    expect(toolEffect(null, "bash")?.commandArgs).toEqual(expect.arrayContaining(["command", "cmd"]));
+    expect(toolEffect("codex", "apply_patch")).toMatchObject({ effect: "patch", patchArgs: ["input", "patch"] });
+    expect(toolEffect(null, "no_such_tool")).toBeNull();
+  });
+
+  it("says which shells keep their working directory", () => {
+    expect(FRAMEWORKS.map((f) => [f.id, f.persistentShell])).toEqual([
+      ["builtin", true],
+      ["openhands", true],
+      ["swe-agent", true],
+      ["mini-swe-agent", false],
+      ["claude-code", true],
+      ["codex", false],
+      ["gemini-cli", false],
+      ["smolagents", false],
+      ["agno", false],
+      ["inspect", false],
+    ]);
+    expect(persistentShell("terminal-editor")).toBe(true);
+    expect(persistentShell(null)).toBeNull();
+  });
+
+  it("knows SWE-agent's shell commands and smolagents' Python functions", () => {
+    expect(shellCommandTool("swe-agent", "open")).toMatchObject({
+      effect: "read",
+      positional: ["path", "line_number"],
+    });
+    expect(shellCommandTool("claude-code", "open")).toBeNull();
+    expect(shellCommandTool(null, "open")?.effect).toBe("read");
+    expect(pythonFunctionEffect("smolagents", "read_file")?.effect).toBe("read");
+    expect(pythonFunctionEffect("codex", "read_file")).toBeNull();
+  });
+});
