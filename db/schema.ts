@@ -8,6 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { CapturedEvidence, RunSource } from "@/lib/bundle/schema";
 
 const createdAt = () =>
   text("created_at")
@@ -188,6 +189,12 @@ export const runs = sqliteTable(
     bundleVersion: integer("bundle_version").notNull(),
     /** cli | http | runner */
     importedVia: text("imported_via").notNull(),
+    /** A run made elsewhere: the foreign log and reader it came from (RunSource, lib/bundle/schema.ts); null for ours. */
+    source: text("source", { mode: "json" }).$type<RunSource>(),
+    /** What the run's record captured (CapturedEvidence); null = everything, as our runner records. */
+    evidence: text("evidence", { mode: "json" }).$type<CapturedEvidence>(),
+    /** The absolute directory the agent worked in (`/testbed`), when the log says it. */
+    workspaceRoot: text("workspace_root"),
     jobId: integer("job_id").references(() => jobs.id, { onDelete: "set null" }),
     importedAt: createdAt(),
   },

@@ -5,6 +5,7 @@
 import { and, eq, like } from "drizzle-orm";
 import {
   BUNDLE_MEMBERS,
+  FULL_EVIDENCE,
   LimitsSchema,
   TrajectoryStepSchema,
   WorkspaceManifestSchema,
@@ -149,9 +150,9 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
     environmentAfter: snapshot("after"),
     setupFiles,
     finalAnswer: finalAnswer?.kind === "message" ? finalAnswer.text : null,
-    evidence: { trajectory: true, workspace: "snapshot" },
+    evidence: run.evidence ?? FULL_EVIDENCE,
     framework: config?.framework ?? null,
-    workspaceRoot: null,
+    workspaceRoot: run.workspaceRoot,
     workspaceFiles: [...workspaceFiles].sort(),
   };
 }

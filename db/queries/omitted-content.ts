@@ -13,8 +13,11 @@ import * as t from "../schema";
 export type ChangeSide = "before" | "after";
 export const sideKey = (side: ChangeSide, path: string) => `${side}\0${path}`;
 
-/** `sideKey(side, path)` -> sha256 of every entry whose content was omitted, in the run's two manifests. */
-export function omittedSides(db: Db, runId: string): Map<string, string> {
+/**
+ * `sideKey(side, path)` -> sha256 of every entry whose content was omitted, in the run's two
+ * manifests (null for a side a run made elsewhere did not capture: no hash is known).
+ */
+export function omittedSides(db: Db, runId: string): Map<string, string | null> {
   const members = { [BUNDLE_MEMBERS.workspaceBefore]: "before", [BUNDLE_MEMBERS.workspaceAfter]: "after" } as const;
   const rows = db
     .select({ path: t.runArtifacts.path, content: t.fileContents.content })
@@ -22,7 +25,7 @@ export function omittedSides(db: Db, runId: string): Map<string, string> {
     .innerJoin(t.fileContents, eq(t.fileContents.sha256, t.runArtifacts.sha256))
     .where(and(eq(t.runArtifacts.runId, runId), inArray(t.runArtifacts.path, Object.keys(members))))
     .all();
-  const omitted = new Map<string, string>();
+  const omitted = new Map<string, string | null>();
   for (const row of rows) {
     const side = members[row.path as keyof typeof members];
     const parsed = WorkspaceManifestSchema.safeParse(JSON.parse(row.content.toString("utf8")));

@@ -81,12 +81,12 @@ const lacksContent = (row: ChangeRow, side: ChangeSide) =>
     : row.kind !== "deleted" && row.afterStoredSize === null;
 
 /** Sides recorded without content, read only when some change lacks stored content (omitted-content.ts). */
-function omittedOf(db: Db, runId: string, rows: ChangeRow[]): Map<string, string> {
+function omittedOf(db: Db, runId: string, rows: ChangeRow[]): Map<string, string | null> {
   const lacking = rows.some((r) => lacksContent(r, "before") || lacksContent(r, "after"));
   return lacking ? omittedSides(db, runId) : new Map();
 }
 
-function planOf(row: ChangeRow, maxBytes: number, omitted: Map<string, string>): DiffPlan {
+function planOf(row: ChangeRow, maxBytes: number, omitted: Map<string, string | null>): DiffPlan {
   const side = (which: ChangeSide, exists: boolean, size: number | null, isText: boolean | null): SideInfo =>
     !exists
       ? { state: "absent" }

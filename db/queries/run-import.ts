@@ -114,6 +114,9 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
         bundleDigest: bundle.digest,
         bundleVersion: manifest.version,
         importedVia: options.via,
+        source: manifest.source ?? null,
+        evidence: manifest.evidence ?? null,
+        workspaceRoot: manifest.workspaceRoot ?? null,
         jobId: options.jobId ?? null,
       })
       .run();

@@ -329,7 +329,7 @@ export const MUTATIONS: Record<string, (ctx: Context) => Mutant | Promise<Mutant
     const change = pick(random, changes);
     const side = change.after ? "after" : "before";
     const entry = (change.after ?? change.before)!;
-    const size = Math.max(0, entry.size + pick(random, [-1000, -1, 1, 7, 4096]));
+    const size = Math.max(0, (entry.size ?? 0) + pick(random, [-1000, -1, 1, 7, 4096]));
     const member = `workspace/${side}.json`;
     return {
       files: editJson<WorkspaceManifest>(base, member, (w) => {

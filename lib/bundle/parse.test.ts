@@ -179,9 +179,24 @@ describe("parseBundle errors name the member, line and field", () => {
     expect(error.message).toContain("invalid JSON");
   });
 
+  const SOURCE = {
+    format: "unified-diff",
+    formatVersion: null,
+    readerVersion: 1,
+    file: "fix.diff",
+    sha256: "0".repeat(64),
+    index: 0,
+  };
   it.each<[string, (m: Json) => void, string, string]>([
     ["an unknown status", (m) => (m.status = "done"), "status", "Invalid option"],
-    ["version 3", (m) => (m.version = 3), "version", "expected one of 1|2"],
+    ["version 4", (m) => (m.version = 4), "version", "expected one of 1|2|3"],
+    ["a source in a version-1 manifest", (m) => (m.source = SOURCE), "source", 'needs "version": 3'],
+    [
+      "evidence in a version-1 manifest",
+      (m) => (m.evidence = { trajectory: false, workspace: "patch", environment: false }),
+      "evidence",
+      'needs "version": 3',
+    ],
     ["a numeric runId", (m) => (m.runId = 42), "runId", "expected string"],
     ["a runId with a space", (m) => (m.runId = "run 1"), "runId", "a run id of letters"],
     ["negative tokens", (m) => ((m.usage as Json).inputTokens = -1), "usage.inputTokens", ">=0"],
@@ -489,7 +504,7 @@ describe("workspace entries whose content is omitted (version 2)", () => {
   it("refuses them in a version-1 bundle, naming the entry", () => {
     const error = parseError(withBig(1));
     expect(error.location.member).toBe("workspace/after.json");
-    expect(error.message).toMatch(/"big\.bin"\) has contentOmitted, which needs "version": 2/);
+    expect(error.message).toMatch(/"big\.bin"\) has contentOmitted "too_large", which needs "version": 2/);
   });
 
   it("is what bundleFilesOf writes for a file kept by reference, and reads back", () => {

@@ -222,7 +222,9 @@ export function diffManifests(before: WorkspaceManifest, after: WorkspaceManifes
   for (const [path, b] of beforeByPath) {
     const a = afterByPath.get(path);
     if (!a) changes.push({ path, kind: "deleted", before: b, after: null });
-    else if (a.sha256 !== b.sha256 || a.mode !== b.mode) changes.push({ path, kind: "updated", before: b, after: a });
+    // A side not captured (a run made elsewhere) is listed only because the repo diff names the file.
+    else if (a.sha256 === null || b.sha256 === null || a.sha256 !== b.sha256 || a.mode !== b.mode)
+      changes.push({ path, kind: "updated", before: b, after: a });
   }
   for (const [path, a] of afterByPath) {
     if (!beforeByPath.has(path)) changes.push({ path, kind: "created", before: null, after: a });
@@ -234,8 +236,9 @@ export function diffManifests(before: WorkspaceManifest, after: WorkspaceManifes
 function checkContents(changes: FileChange[], members: ParsedMember[], label: string): void {
   // Each content hash, with every changed entry that has it (their sizes must all match).
   const needed = new Map<string, { entry: ManifestEntry; side: string }[]>();
-  const need = (entry: ManifestEntry, side: string) =>
-    needed.set(entry.sha256, [...(needed.get(entry.sha256) ?? []), { entry, side }]);
+  const need = (entry: ManifestEntry, side: string) => {
+    if (entry.sha256 !== null) needed.set(entry.sha256, [...(needed.get(entry.sha256) ?? []), { entry, side }]);
+  };
   for (const change of changes) {
     if (change.before && !change.before.contentOmitted) need(change.before, "workspace/before.json");
     if (change.after && !change.after.contentOmitted) need(change.after, "workspace/after.json");
@@ -279,15 +282,18 @@ function checkContents(changes: FileChange[], members: ParsedMember[], label: st
   }
 }
 
-/** `contentOmitted` is a version-2 field: a version-1 bundle using it is refused, naming the entry. */
+/** The bundle version each `contentOmitted` value first appeared in. */
+const OMITTED_SINCE = { too_large: 2, not_captured: 3 } as const;
+
+/** A `contentOmitted` value newer than the bundle's version is refused, naming the entry. */
 function checkOmittedContent(manifest: RunManifest, sides: WorkspaceManifest[], label: string): void {
-  if (manifest.version >= 2) return;
   sides.forEach((side, i) => {
-    const index = side.files.findIndex((e) => e.contentOmitted !== undefined);
+    const index = side.files.findIndex((e) => e.contentOmitted && OMITTED_SINCE[e.contentOmitted] > manifest.version);
     if (index === -1) return;
+    const entry = side.files[index]!;
     throw new BundleError(
       { bundle: label, member: i === 0 ? BUNDLE_MEMBERS.workspaceBefore : BUNDLE_MEMBERS.workspaceAfter },
-      `files[${index}] ("${side.files[index]!.path}") has contentOmitted, which needs "version": 2 in manifest.json`,
+      `files[${index}] ("${entry.path}") has contentOmitted "${entry.contentOmitted}", which needs "version": ${OMITTED_SINCE[entry.contentOmitted!]} in manifest.json`,
     );
   });
 }

@@ -10,8 +10,12 @@ import { IsoTimeSchema, recordOf, Sha256Schema } from "./common-schema";
 import { SafeRelativePathSchema } from "@/lib/util/relative-path";
 
 export const BUNDLE_FORMAT = "misbehavior-studio/run-bundle";
-/** The versions this reader knows; 2 adds workspace entries whose content is omitted (`contentOmitted`). */
-export const BUNDLE_VERSIONS = [1, 2] as const;
+/**
+ * The versions this reader knows. 2 adds workspace entries whose content is omitted
+ * (`contentOmitted: "too_large"`); 3 adds runs made elsewhere: the manifest's `source`, `evidence`
+ * and `workspaceRoot`, and entries whose content was never captured (`"not_captured"`).
+ */
+export const BUNDLE_VERSIONS = [1, 2, 3] as const;
 
 export const BUNDLE_MEMBERS = {
   manifest: "manifest.json",
@@ -79,6 +83,45 @@ export const EXIT_REASONS = [
 export const ExitReasonSchema = z.enum(EXIT_REASONS);
 export type ExitReason = z.infer<typeof ExitReasonSchema>;
 
+/**
+ * What a run's record captured. A metric whose evidence is missing is `not_applicable` with the
+ * reason, never a default verdict (docs/metrics.md, decision 9). Our own runner captures all of it;
+ * runs made elsewhere often hold a trajectory without snapshots, or a repo diff without steps.
+ */
+export const CapturedEvidenceSchema = z
+  .object({
+    /** The agent's steps were recorded (a repo diff alone has none). */
+    trajectory: z.boolean(),
+    /**
+     * snapshot: full before/after workspace manifests; patch: only the files a repo diff names (with
+     * contents where the diff or a given repository provides them); none: nothing is known of the files.
+     */
+    workspace: z.enum(["snapshot", "patch", "none"]),
+    /** Environment snapshots (git, packages, files outside the workspace, processes) were taken. */
+    environment: z.boolean(),
+  })
+  .strict();
+export type CapturedEvidence = z.infer<typeof CapturedEvidenceSchema>;
+/** What our own runner records. */
+export const FULL_EVIDENCE: CapturedEvidence = { trajectory: true, workspace: "snapshot", environment: true };
+
+/** Where a run made elsewhere came from: the file it was read from, and the reader that read it. */
+export const RunSourceSchema = z
+  .object({
+    /** The reader's format id (lib/foreign/formats): `openhands-output`, `swe-agent-traj`, ... */
+    format: z.string().min(1).max(100),
+    /** The format's own version where the file says it. */
+    formatVersion: z.string().max(100).nullable(),
+    readerVersion: z.number().int().min(1),
+    /** The file's name as given to the import; the file itself is the bundle's `native/` member. */
+    file: z.string().min(1).max(1000),
+    sha256: Sha256Schema,
+    /** Position of the run within its file (an output.jsonl holds many). */
+    index: Count,
+  })
+  .strict();
+export type RunSource = z.infer<typeof RunSourceSchema>;
+
 export const RunManifestSchema = z
   .object({
     format: z.literal(BUNDLE_FORMAT),
@@ -106,11 +149,22 @@ export const RunManifestSchema = z
       .object({ name: z.string().max(200), version: z.string().max(100) })
       .strict()
       .optional(),
+    /** Version 3: the foreign log the run was read from (absent for runs of our own runner). */
+    source: RunSourceSchema.optional(),
+    /** Version 3: what was captured; absent means everything (our runner). */
+    evidence: CapturedEvidenceSchema.optional(),
+    /** Version 3: the absolute directory the agent worked in (`/testbed`), when known. */
+    workspaceRoot: z.string().min(1).max(4096).nullable().optional(),
   })
   .strict()
   .refine((m) => Date.parse(m.finishedAt) >= Date.parse(m.startedAt), {
     message: "finishedAt is before startedAt",
     path: ["finishedAt"],
+  })
+  .superRefine((m, ctx) => {
+    if (m.version >= 3) return;
+    for (const key of ["source", "evidence", "workspaceRoot"] as const)
+      if (m[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: `${key} needs "version": 3` });
   });
 export type RunManifest = z.infer<typeof RunManifestSchema>;
 
@@ -182,16 +236,30 @@ export type StepKind = TrajectoryStep["kind"];
 export const ManifestEntrySchema = z
   .object({
     path: SafeRelativePathSchema,
-    size: Count,
+    /** null only for `not_captured`: nobody knows the file's size. */
+    size: Count.nullable(),
     mode: z.number().int().min(0).max(0o177777),
-    sha256: Sha256Schema,
+    /** null only for `not_captured`: nobody knows the file's content, so nobody knows its hash. */
+    sha256: Sha256Schema.nullable(),
     /**
-     * Version 2: the content is not in `files/` (the producer kept only size and hash, e.g. a file
-     * over its size cap). Such an entry never needs content, whether or not it changed.
+     * The content is not in `files/`. Version 2, `too_large`: the producer kept only size and hash
+     * (a file over its size cap). Version 3, `not_captured`: a run made elsewhere whose repo diff
+     * names the file but does not hold this side of it (an updated file without `--repo`); size
+     * and hash may then be null. Such an entry never needs content, whether or not it changed.
      */
-    contentOmitted: z.enum(["too_large"]).optional(),
+    contentOmitted: z.enum(["too_large", "not_captured"]).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((entry, ctx) => {
+    if (entry.contentOmitted === "not_captured") return;
+    for (const key of ["size", "sha256"] as const)
+      if (entry[key] === null)
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `${key} is null, which only a "not_captured" entry may be`,
+        });
+  });
 export type ManifestEntry = z.infer<typeof ManifestEntrySchema>;
 
 export const WorkspaceManifestSchema = z

@@ -1,5 +1,5 @@
 /** Builds EvaluationInputs for tests: a plain run that did nothing, to be overridden. */
-import type { TrajectoryStep } from "@/lib/bundle/schema";
+import { FULL_EVIDENCE, type TrajectoryStep } from "@/lib/bundle/schema";
 import type { EvaluationInput } from "./schema";
 
 export function evaluationInput(over: Partial<EvaluationInput> = {}): EvaluationInput {
@@ -27,7 +27,7 @@ export function evaluationInput(over: Partial<EvaluationInput> = {}): Evaluation
     environmentAfter: null,
     setupFiles: new Map(),
     finalAnswer: null,
-    evidence: { trajectory: true, workspace: "snapshot" },
+    evidence: FULL_EVIDENCE,
     framework: null,
     workspaceRoot: null,
     workspaceFiles: ["pkg/__init__.py", "pkg/a.py", "pkg/b.py", "README.md", "tests/test_a.py"],

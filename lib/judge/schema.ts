@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
 import type { InstanceSubtask } from "@/lib/benchmark/subtasks";
-import type { EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
+import type { CapturedEvidence, EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
+export type { CapturedEvidence } from "@/lib/bundle/schema";
 import { CitationSchema, LimitsSchema } from "@/lib/bundle/schema";
 import type { MetricId, VerdictValue } from "@/lib/metrics/catalog";
 
@@ -16,21 +17,6 @@ export interface EvaluatedChange {
   after: Buffer | null;
   /** Bytes of the after side, known even when its content was not kept (over the runner's size cap). */
   afterSize?: number | null;
-}
-
-/**
- * What a run's record captured. A metric whose evidence is missing is `not_applicable` with the
- * reason, never a default verdict (docs/metrics.md, decision 9). Our own runner captures all of it;
- * runs made elsewhere often hold a trajectory without snapshots, or a repo diff without steps.
- */
-export interface CapturedEvidence {
-  /** The agent's steps were recorded (a repo diff alone has none). */
-  trajectory: boolean;
-  /**
-   * snapshot: full before/after workspace manifests; patch: only the files a repo diff names (with
-   * contents where the diff or a given repository provides them); none: nothing is known of the files.
-   */
-  workspace: "snapshot" | "patch" | "none";
 }
 
 /** Everything the judges look at for one run; built from the database by db/queries/evaluation.ts. */
