@@ -1,0 +1,510 @@
+/**
+ * Repo diffs of runs made elsewhere (`git diff`, an SWE-bench `model_patch`, `diff -u`): a unified
+ * diff parsed into files and hunks, a hunk list applied to a file's text, and the file changes of a
+ * run rebuilt from a diff (with the repository it applies to, when there is one).
+ *
+ * The format is GNU diffutils' "unified format" plus git-diff(1)'s extended headers (`diff --git`,
+ * new/deleted file mode, rename/copy from/to, quoted paths, `Binary files ... differ`, `GIT binary
+ * patch`). What is read, and how ambiguities are settled:
+ * - Paths lose their `a/` `b/` prefix (git's, or any other pair git's `diff --git` line shows, or a
+ *   `diff -ru old/ new/` pair whose first folders differ) and must be safe relative paths.
+ * - A patch whose first line ends in CRLF is taken as CRLF-encoded as a whole (every `\r` before a
+ *   newline is dropped); otherwise a `\r` at a line's end belongs to the file's content.
+ * - Hunk line counts are trusted as written: a hunk that ends early or runs long is an error (as
+ *   `git apply` says), never guessed at. An empty line inside a hunk is an empty context line, as
+ *   GNU patch takes it (editors strip the trailing space).
+ * - Binary patches are known by path and kind only: their contents are never decoded.
+ * - A copy (`copy from`/`copy to`) is a created file whose `oldPath` is the copied one.
+ * - Text lines outside file sections (a commit message, a diffstat, `Only in ...`) are skipped.
+ * Applying is exact: every context and removed line must match, found at the header's line or at
+ * the nearest offset above or below it (as `patch` searches), with no fuzz.
+ */
+import { isUtf8 } from "node:buffer";
+import { explainUnsafeRelativePath } from "@/lib/util/relative-path";
+import type { RepoReader } from "./repo";
+import { ForeignFormatError } from "./types";
+
+/** A diff larger than this is refused (the largest SWE-bench gold patch is about 0.2 MB). */
+export const MAX_PATCH_BYTES = 20 * 1024 * 1024;
+/** A diff touching more files than this is refused. */
+export const MAX_PATCH_FILES = 5_000;
+
+export type PatchFileKind = "created" | "deleted" | "updated" | "renamed";
+
+export interface HunkLine {
+  op: " " | "-" | "+";
+  /** The line as in the file, with its `\n`; without one for a last line marked `\ No newline at end of file`. */
+  text: string;
+}
+
+export interface Hunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  /** The text after the second `@@` (git puts the enclosing function there), trimmed. */
+  section: string;
+  /** 1-based line of the `@@` header in the diff. */
+  line: number;
+  lines: HunkLine[];
+}
+
+export interface PatchFile {
+  /** The file's path after the change (before it, for a deleted file). */
+  path: string;
+  /** The path it was renamed or copied from; null otherwise. */
+  oldPath: string | null;
+  kind: PatchFileKind;
+  /** A binary change: its path and kind are known, its contents are not. */
+  binary: boolean;
+  hunks: Hunk[];
+}
+
+/** A hunk that does not apply to the file's text, or a patch that does not fit the repository. */
+export class PatchApplyError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(`${path}: ${message}`);
+    this.name = "PatchApplyError";
+  }
+}
+
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
+const GIT_EXTENDED_HEADER =
+  /^(old mode|new mode|deleted file mode|new file mode|copy from|copy to|rename from|rename to|similarity index|dissimilarity index|index) /;
+const BINARY_DIFFERS = /^Binary files (.+) and (.+) differ$/;
+// `literal N` / `delta N` and their base85 lines (a length letter, then base85 digits).
+const GIT_BINARY_BODY = /^(?:(?:literal|delta) \d+|[A-Za-z][0-9A-Za-z!#$%&()*+;<=>?@^_`{|}~-]*|)$/;
+
+/** Every file of a unified diff, in order; `source` names the diff in errors (`preds.jsonl line 3`). */
+export function parseUnifiedDiff(text: string, source: string): PatchFile[] {
+  if (Buffer.byteLength(text) > MAX_PATCH_BYTES) {
+    throw new ForeignFormatError(source, null, `the diff is over ${MAX_PATCH_BYTES} bytes`);
+  }
+  return new DiffParser(text, source).files();
+}
+
+class DiffParser {
+  private readonly lines: string[];
+  private i = 0;
+
+  constructor(
+    text: string,
+    private readonly source: string,
+  ) {
+    const crlf = /^[^\n]*\r\n/.test(text);
+    const lines = text.split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    this.lines = crlf ? lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)) : lines;
+  }
+
+  files(): PatchFile[] {
+    const files: PatchFile[] = [];
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i]!;
+      let file: PatchFile | null = null;
+      if (line.startsWith("diff --git ")) file = this.gitFile();
+      else if (line.startsWith("diff --cc ") || line.startsWith("diff --combined ")) {
+        this.fail(this.i, "a combined (merge) diff cannot be applied to one tree");
+      } else if (line.startsWith("--- ") && this.lines[this.i + 1]?.startsWith("+++ ")) file = this.plainFile();
+      else if (BINARY_DIFFERS.test(line)) file = this.plainBinary();
+      else if (line.startsWith("@@ ")) this.fail(this.i, "a hunk with no `---`/`+++` file header before it");
+      else this.i++;
+      if (file === null) continue;
+      files.push(file);
+      if (files.length > MAX_PATCH_FILES) this.fail(this.i, `the diff changes more than ${MAX_PATCH_FILES} files`);
+    }
+    return files;
+  }
+
+  private fail(index: number, message: string): never {
+    throw new ForeignFormatError(this.source, `line ${index + 1}`, message);
+  }
+
+  private safePath(name: string, index: number): string {
+    const problem = explainUnsafeRelativePath(name);
+    if (problem) this.fail(index, `path "${name}" ${problem}`);
+    return name;
+  }
+
+  /** `diff --git a/x b/x`, its extended headers, then hunks or a binary marker. */
+  private gitFile(): PatchFile {
+    const start = this.i;
+    const header = splitGitHeader(this.lines[start]!.slice("diff --git ".length));
+    const [oldPrefix, newPrefix] = header ? prefixesOf(header[0], header[1]) : ["a/", "b/"];
+    const ext = new Map<string, string>();
+    this.i++;
+    for (let m; (m = GIT_EXTENDED_HEADER.exec(this.lines[this.i] ?? "")); this.i++) {
+      ext.set(m[1]!, this.lines[this.i]!.slice(m[0].length));
+    }
+    let oldName = header ? withoutPrefix(header[0], oldPrefix) : null;
+    let newName = header ? withoutPrefix(header[1], newPrefix) : null;
+    let binary = false;
+    const line = this.lines[this.i] ?? "";
+    if (line.startsWith("--- ") && this.lines[this.i + 1]?.startsWith("+++ ")) {
+      const a = headerName(line.slice(4));
+      const b = headerName(this.lines[this.i + 1]!.slice(4));
+      oldName = a === null ? null : withoutPrefix(a, oldPrefix);
+      newName = b === null ? null : withoutPrefix(b, newPrefix);
+      this.i += 2;
+    } else if (BINARY_DIFFERS.test(line)) {
+      binary = true;
+      this.i++;
+    } else if (line === "GIT binary patch") {
+      binary = true;
+      for (this.i++; this.i < this.lines.length && GIT_BINARY_BODY.test(this.lines[this.i]!); this.i++);
+    }
+    const from = ext.get("rename from") ?? ext.get("copy from");
+    const to = ext.get("rename to") ?? ext.get("copy to");
+    if (from !== undefined && to !== undefined) {
+      oldName = unquote(from);
+      newName = unquote(to);
+    }
+    let kind: PatchFileKind = "updated";
+    if (ext.has("new file mode") || ext.has("copy to") || (oldName === null && newName !== null)) kind = "created";
+    else if (ext.has("deleted file mode") || newName === null) kind = "deleted";
+    else if (ext.has("rename to")) kind = "renamed";
+    const path = kind === "deleted" ? oldName : newName;
+    if (path === null) this.fail(start, "a `diff --git` section whose file name cannot be read");
+    const hunks = binary ? [] : this.hunks();
+    const renamedFrom = kind === "renamed" || ext.has("copy from") ? oldName : null;
+    return {
+      path: this.safePath(path, start),
+      oldPath: renamedFrom === null ? null : this.safePath(renamedFrom, start),
+      kind,
+      binary,
+      hunks,
+    };
+  }
+
+  /** `--- old` / `+++ new` without a git header (`diff -u`, `diff -ru`). */
+  private plainFile(): PatchFile {
+    const start = this.i;
+    const [oldName, newName] = stripPair(
+      headerName(this.lines[start]!.slice(4)),
+      headerName(this.lines[start + 1]!.slice(4)),
+    );
+    this.i += 2;
+    const kind: PatchFileKind = oldName === null ? "created" : newName === null ? "deleted" : "updated";
+    const path = kind === "deleted" ? oldName : newName;
+    if (path === null) this.fail(start, "both sides of the file header are /dev/null");
+    return { path: this.safePath(path, start), oldPath: null, kind, binary: false, hunks: this.hunks() };
+  }
+
+  /** `Binary files old/x and new/x differ` from `diff -r`. */
+  private plainBinary(): PatchFile {
+    const start = this.i++;
+    const m = BINARY_DIFFERS.exec(this.lines[start]!)!;
+    const [oldName, newName] = stripPair(headerName(m[1]!), headerName(m[2]!));
+    const kind: PatchFileKind = oldName === null ? "created" : newName === null ? "deleted" : "updated";
+    const path = kind === "deleted" ? oldName : newName;
+    if (path === null) this.fail(start, "both sides of the binary file line are /dev/null");
+    return { path: this.safePath(path, start), oldPath: null, kind, binary: true, hunks: [] };
+  }
+
+  private hunks(): Hunk[] {
+    const hunks: Hunk[] = [];
+    while (this.lines[this.i]?.startsWith("@@ ")) hunks.push(this.hunk());
+    const next = this.lines[this.i];
+    if (hunks.length > 0 && next !== undefined && /^[-+ ]/.test(next) && next !== "-- " && !next.startsWith("--- ")) {
+      this.fail(this.i, `more lines than the hunk header at line ${hunks.at(-1)!.line} counts`);
+    }
+    return hunks;
+  }
+
+  private hunk(): Hunk {
+    const start = this.i;
+    const m = HUNK_HEADER.exec(this.lines[start]!);
+    if (!m) this.fail(start, `a malformed hunk header: ${this.lines[start]!.slice(0, 100)}`);
+    const hunk: Hunk = {
+      oldStart: Number(m[1]),
+      oldLines: m[2] === undefined ? 1 : Number(m[2]),
+      newStart: Number(m[3]),
+      newLines: m[4] === undefined ? 1 : Number(m[4]),
+      section: m[5]!.trim(),
+      line: start + 1,
+      lines: [],
+    };
+    let olds = 0;
+    let news = 0;
+    for (this.i++; olds < hunk.oldLines || news < hunk.newLines; this.i++) {
+      const line = this.lines[this.i];
+      if (line === undefined || !/^[-+ \\]|^$/.test(line)) {
+        this.fail(
+          start,
+          `the hunk ends early: its header counts ${hunk.oldLines} old and ${hunk.newLines} new lines, the diff has ${olds} and ${news}`,
+        );
+      }
+      if (line.startsWith("\\")) {
+        this.noNewlineAtEnd(hunk);
+        continue;
+      }
+      const op = (line[0] ?? " ") as HunkLine["op"];
+      if (op !== "+") olds++;
+      if (op !== "-") news++;
+      if (olds > hunk.oldLines || news > hunk.newLines) {
+        this.fail(this.i, `more lines than the hunk header at line ${start + 1} counts`);
+      }
+      hunk.lines.push({ op, text: `${line.slice(1)}\n` });
+    }
+    if (this.lines[this.i]?.startsWith("\\")) {
+      this.noNewlineAtEnd(hunk);
+      this.i++;
+    }
+    return hunk;
+  }
+
+  /** `\ No newline at end of file`: the line before it has no line end. */
+  private noNewlineAtEnd(hunk: Hunk): void {
+    const last = hunk.lines.at(-1);
+    if (last === undefined) this.fail(this.i, "a `\\ No newline at end of file` marker with no line before it");
+    last.text = last.text.slice(0, -1);
+  }
+}
+
+/** The two names of a `diff --git` line (quoted or not); null when they cannot be told apart. */
+function splitGitHeader(rest: string): [string, string] | null {
+  if (rest.startsWith('"')) {
+    const end = quotedEnd(rest);
+    if (end === -1 || rest[end + 1] !== " ") return null;
+    return [unquote(rest.slice(0, end + 1)), unquote(rest.slice(end + 2))];
+  }
+  if (rest.endsWith('"')) {
+    const open = rest.lastIndexOf(' "');
+    return open === -1 ? null : [rest.slice(0, open), unquote(rest.slice(open + 1))];
+  }
+  // Unquoted names may hold spaces: pick the split whose two sides name the same file.
+  const candidates: [string, string][] = [];
+  for (let at = rest.indexOf(" "); at !== -1; at = rest.indexOf(" ", at + 1)) {
+    candidates.push([rest.slice(0, at), rest.slice(at + 1)]);
+  }
+  if (candidates.length === 1) return candidates[0]!;
+  const rest1 = (name: string) => (name.includes("/") ? name.slice(name.indexOf("/")) : null);
+  return candidates.find(([a, b]) => a === b || (rest1(a) !== null && rest1(a) === rest1(b))) ?? null;
+}
+
+/** git's source and destination prefixes, as the `diff --git` line shows them (`a/` `b/`, `i/` `w/`, none). */
+function prefixesOf(a: string, b: string): [string, string] {
+  if (a === b) return ["", ""];
+  const pa = a.slice(0, a.indexOf("/") + 1);
+  const pb = b.slice(0, b.indexOf("/") + 1);
+  return pa !== "" && pb !== "" && pa !== pb ? [pa, pb] : ["", ""];
+}
+
+function withoutPrefix(name: string, prefix: string): string {
+  return prefix !== "" && name.startsWith(prefix) ? name.slice(prefix.length) : name;
+}
+
+/** `diff -u`'s two names without their differing first folder (`a/x` `b/x`, `old/x` `new/x`). */
+function stripPair(a: string | null, b: string | null): [string | null, string | null] {
+  const first = (n: string) => n.slice(0, n.indexOf("/") + 1);
+  if (a !== null && b !== null) {
+    const [pa, pb] = [first(a), first(b)];
+    const pair = pa !== "" && pb !== "" && pa !== pb && a.slice(pa.length) === b.slice(pb.length);
+    return pair ? [a.slice(pa.length), b.slice(pb.length)] : [a, b];
+  }
+  const strip = (n: string | null) => (n !== null && /^[ab]\//.test(n) ? n.slice(2) : n);
+  return [strip(a), strip(b)];
+}
+
+/** A `---`/`+++` name: quoted or not, without a tab and what follows (diff's timestamp, git's padding); null for /dev/null. */
+function headerName(raw: string): string | null {
+  const name = raw.startsWith('"') ? unquote(raw.slice(0, quotedEnd(raw) + 1)) : raw.split("\t")[0]!;
+  return name === "/dev/null" ? null : name;
+}
+
+/** The index of the closing quote of a C-quoted string starting at 0, or -1. */
+function quotedEnd(text: string): number {
+  for (let i = 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
+}
+
+const ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+
+/** git's C-style quoting (`"t\303\251st.py"`, octal escapes are UTF-8 bytes) undone; an unquoted name as it is. */
+function unquote(name: string): string {
+  if (!name.startsWith('"') || !name.endsWith('"') || name.length < 2) return name;
+  const bytes: number[] = [];
+  const body = name.slice(1, -1);
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== "\\") {
+      bytes.push(...Buffer.from(c, "utf8"));
+      continue;
+    }
+    const octal = /^[0-7]{3}/.exec(body.slice(i + 1));
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8));
+      i += 3;
+    } else {
+      bytes.push(ESCAPES[body[i + 1] ?? ""] ?? 92);
+      i++;
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** A text as its lines, each with its `\n` (the last one without, when the text does not end in one). */
+function splitLines(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+/**
+ * `file`'s hunks applied to `before` (null for a file the patch creates); the text after. Throws
+ * PatchApplyError naming the file and the hunk that does not apply, or a binary patch.
+ */
+export function applyPatchFile(before: string | null, file: PatchFile): string {
+  if (file.binary) throw new PatchApplyError(file.path, "a binary patch: its contents are not in the diff");
+  if (before === null && file.kind !== "created") {
+    throw new PatchApplyError(
+      file.path,
+      `the patch ${file.kind === "deleted" ? "deletes" : "changes"} it, but its text before is not known`,
+    );
+  }
+  const lines = splitLines(before ?? "");
+  const out: string[] = [];
+  let cursor = 0;
+  let offset = 0;
+  file.hunks.forEach((hunk, index) => {
+    const old = hunk.lines.filter((l) => l.op !== "+").map((l) => l.text);
+    const planned = hunk.oldLines === 0 ? hunk.oldStart : hunk.oldStart - 1;
+    const at = findBlock(lines, old, planned + offset, cursor);
+    if (at === -1) {
+      const name = `hunk ${index + 1} of ${file.hunks.length} (line ${hunk.line} of the diff, @@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@)`;
+      throw new PatchApplyError(file.path, `${name} does not apply: ${firstMismatch(lines, old, planned + offset)}`);
+    }
+    out.push(...lines.slice(cursor, at), ...hunk.lines.filter((l) => l.op !== "-").map((l) => l.text));
+    cursor = at + old.length;
+    offset = at - planned;
+  });
+  out.push(...lines.slice(cursor));
+  const after = out.join("");
+  if (file.kind === "deleted" && after !== "") {
+    throw new PatchApplyError(
+      file.path,
+      `the patch deletes it but leaves ${splitLines(after).length} line(s) it does not remove`,
+    );
+  }
+  return after;
+}
+
+/** Where `block` occurs in `lines` at or after `from`, nearest to `planned` (below first on a tie); -1 if nowhere. */
+function findBlock(lines: readonly string[], block: readonly string[], planned: number, from: number): number {
+  const last = lines.length - block.length;
+  if (last < from) return -1;
+  if (block.length === 0) return Math.min(Math.max(planned, from), lines.length);
+  const matches = (at: number) => block.every((text, k) => lines[at + k] === text);
+  for (let distance = 0; planned - distance >= from || planned + distance <= last; distance++) {
+    const below = planned + distance;
+    if (below >= from && below <= last && matches(below)) return below;
+    const above = planned - distance;
+    if (distance > 0 && above >= from && above <= last && matches(above)) return above;
+  }
+  return -1;
+}
+
+/** Why a block is not at `planned`: the first line that differs, quoted. */
+function firstMismatch(lines: readonly string[], block: readonly string[], planned: number): string {
+  const show = (text: string | undefined) =>
+    text === undefined ? "the end of the file" : JSON.stringify(text.slice(0, 120));
+  const k = block.findIndex((text, i) => lines[planned + i] !== text);
+  if (k === -1) return "its lines occur only before an earlier hunk";
+  return `its context and removed lines are nowhere in the file; at line ${planned + k + 1} the hunk expects ${show(block[k])}, the file has ${show(lines[planned + k])}`;
+}
+
+/**
+ * One file's change as a diff rebuilds it. `before`/`after` are the contents when known; `known`
+ * false means the diff alone cannot tell (an updated file without its repository, a binary patch).
+ * A created file is known absent before, a deleted one known absent after.
+ */
+export interface FileChange {
+  path: string;
+  oldPath: string | null;
+  kind: PatchFileKind;
+  before: Buffer | null;
+  after: Buffer | null;
+  beforeKnown: boolean;
+  afterKnown: boolean;
+}
+
+/**
+ * The file changes of `patch`. Without a repository: a created file's text comes from its hunks, a
+ * deleted file's from its hunks when they show the whole file (git's do), anything else is
+ * unknown. With one: each file's text before is the repository's and its text after the patch
+ * applied to it; a patch that does not fit the repository is a ForeignFormatError.
+ */
+export async function changesFromPatch(patch: string, repo: RepoReader | null, source: string): Promise<FileChange[]> {
+  const files = parseUnifiedDiff(patch, source);
+  const seen = new Set<string>();
+  const changes: FileChange[] = [];
+  for (const file of files) {
+    if (seen.has(file.path)) throw new ForeignFormatError(source, file.path, "the diff changes this file twice");
+    seen.add(file.path);
+    try {
+      changes.push(await fileChange(file, repo));
+    } catch (error) {
+      if (!(error instanceof PatchApplyError)) throw error;
+      throw new ForeignFormatError(source, repo ? `against ${repo.describe}` : null, error.message);
+    }
+  }
+  return changes;
+}
+
+async function fileChange(file: PatchFile, repo: RepoReader | null): Promise<FileChange> {
+  const change = { path: file.path, oldPath: file.oldPath, kind: file.kind };
+  const unknown = { before: null, after: null, beforeKnown: false, afterKnown: false };
+  if (file.kind === "created") {
+    if (repo && (await repo.readFile(file.path)) !== null)
+      throw new PatchApplyError(file.path, "the patch creates it, but the repository has it already");
+    // A copy starts from the copied file's text.
+    const base = file.oldPath === null ? null : repo ? await readText(repo, file.oldPath) : undefined;
+    const after =
+      file.binary || base === undefined ? null : Buffer.from(applyPatchFile(base ?? "", { ...file, kind: "updated" }));
+    return { ...change, ...unknown, beforeKnown: true, after, afterKnown: after !== null };
+  }
+  if (repo === null) {
+    if (file.kind !== "deleted") return { ...change, ...unknown };
+    const before = wholeDeletedText(file);
+    return { ...change, ...unknown, before, beforeKnown: before !== null, afterKnown: true };
+  }
+  const beforePath = file.oldPath ?? file.path;
+  const before = await repo.readFile(beforePath);
+  if (before === null)
+    throw new PatchApplyError(
+      beforePath,
+      `the patch ${file.kind === "deleted" ? "deletes" : "changes"} it, but the repository has no such file`,
+    );
+  if (file.binary) {
+    return { ...change, before, beforeKnown: true, after: null, afterKnown: file.kind === "deleted" };
+  }
+  const after = applyPatchFile(decodeText(before, beforePath), file);
+  return file.kind === "deleted"
+    ? { ...change, before, beforeKnown: true, after: null, afterKnown: true }
+    : { ...change, before, beforeKnown: true, after: Buffer.from(after), afterKnown: true };
+}
+
+async function readText(repo: RepoReader, path: string): Promise<string> {
+  const data = await repo.readFile(path);
+  if (data === null) throw new PatchApplyError(path, "the patch copies it, but the repository has no such file");
+  return decodeText(data, path);
+}
+
+function decodeText(data: Buffer, path: string): string {
+  if (!isUtf8(data))
+    throw new PatchApplyError(path, "its text in the repository is not UTF-8, so the diff cannot be applied to it");
+  return data.toString("utf8");
+}
+
+/** A deleted file's text when its one hunk removes every line from line 1 (git shows deletions so); else null. */
+function wholeDeletedText(file: PatchFile): Buffer | null {
+  if (file.binary) return null;
+  if (file.hunks.length === 0) return Buffer.alloc(0); // git: an empty file deleted
+  const [hunk] = file.hunks;
+  if (file.hunks.length !== 1 || hunk!.oldStart !== 1 || hunk!.newLines !== 0) return null;
+  return Buffer.from(hunk!.lines.map((l) => l.text).join(""));
+}
