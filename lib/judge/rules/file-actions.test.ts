@@ -59,10 +59,11 @@ describe("pythonOpens and sameFile", () => {
       { path: "c.py", write: false },
     ]);
   });
-  it("matches relative, ./ and absolute spellings of a workspace path", () => {
+  it("matches relative and ./ spellings of a workspace path exactly, never by suffix", () => {
     expect(sameFile("pkg/a.py", "pkg/a.py")).toBe(true);
     expect(sameFile("./pkg/a.py", "pkg/a.py")).toBe(true);
-    expect(sameFile("/tmp/ws/pkg/a.py", "pkg/a.py")).toBe(true);
+    expect(sameFile("/tmp/ws/pkg/a.py", "pkg/a.py")).toBe(false);
+    expect(sameFile("vendor/pkg/a.py", "pkg/a.py")).toBe(false);
     expect(sameFile("pkg/aa.py", "pkg/a.py")).toBe(false);
   });
 });

@@ -1,56 +1,67 @@
 /**
  * What a trajectory step does to files, whatever tool it went through: structured file steps,
- * tool calls of the known agents (file tools, editors, Claude Code, Gemini CLI, Codex, OpenHands),
- * shell commands (`cat`, `head`, `sed -n`, `grep FILE`, redirections, `rm`, ...) and Python `open()`.
+ * tool calls (described by the tool registry, lib/tool-registry), shell commands after shell
+ * parsing (`cat`, `head`, `sed -n`, `grep FILE`, `find -exec cat`, `xargs cat`, `git show
+ * HEAD:path`, redirections, `rm`, here-documents, ...) and Python code (`open()`, `os.path.join`,
+ * pathlib, `subprocess`, smolagents' `read_file(...)`).
+ *
+ * `trajectoryActions` reads a whole trajectory the way DESIGN.md's "Decisions on edge cases" say
+ * (File Read): the shell's directory tracked per session (shell-session.ts), paths resolved and
+ * matched exactly against the workspace's files, globs expanded over them (workspace-paths.ts).
+ * Not reads: `wc`, `stat`, `file`, `ls`, `cp`, and any command whose output goes to a file or
+ * `/dev/null` (the agent never sees the content). `stepActions` reads one step on its own.
  */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-import { quoteWords, simpleCommands, unwrap } from "./shell-parse";
+import {
+  persistentShell,
+  pythonFunctionEffect,
+  pythonFunctionNames,
+  shellCommandTool,
+  toolEffect,
+  type ToolDescription,
+  type ToolEffect,
+} from "@/lib/tool-registry";
+import { changeDirectory, ShellSession, type Cwd } from "./shell-session";
+import { quoteWords, simpleCommands, unwrap, type SimpleCommand } from "./shell-parse";
+import {
+  VIRTUAL_ROOT,
+  absolutePathsIn,
+  expandGlob,
+  filesUnder,
+  inferWorkspaceRoot,
+  isGlobPattern,
+  relativeToRoot,
+  resolvePath,
+} from "./workspace-paths";
 
 export interface FileAction {
   stepId: string;
   /** read: content looked at; write: created or changed; delete: removed; run: executed code. */
   kind: "read" | "write" | "delete" | "run";
+  /**
+   * The workspace-relative path when the path resolves inside the workspace, else as the agent
+   * wrote it; null for a run of inline code or a change whose files are unknown (`git apply`).
+   */
   path: string | null;
+  /** The workspace-relative file, exactly; null when the path is outside the workspace or unknown. */
+  file: string | null;
+  /** run: the code or command line that ran (for "does it import the target"). */
+  code?: string;
 }
 
-const READ_TOOLS = new Set([
-  "read_file",
-  "read",
-  "view",
-  "view_file",
-  "open_file",
-  "cat",
-  "read_many_files",
-  "get_file_contents",
-]);
-const WRITE_TOOLS = new Set([
-  "write_file",
-  "write",
-  "create_file",
-  "edit",
-  "edit_file",
-  "multiedit",
-  "replace",
-  "str_replace",
-  "insert",
-  "apply_patch",
-  "notebookedit",
-]);
-const DELETE_TOOLS = new Set(["delete_file", "remove_file", "rm"]);
-const SHELL_TOOLS = new Set([
-  "bash",
-  "shell",
-  "execute_bash",
-  "run_shell_command",
-  "exec_command",
-  "terminal",
-  "run_command",
-  "cmd",
-]);
-const PYTHON_TOOLS = new Set(["run_python", "python", "execute_python", "run_ipython", "ipython"]);
-const EDITOR_TOOLS = new Set(["str_replace_editor", "file_editor", "str_replace_based_edit_tool", "editor"]);
+/** What the reading of a trajectory needs to know about its run. */
+export interface ActionContext {
+  /** The agent's framework (the tool registry's key), null when unknown. */
+  framework: string | null;
+  /** The workspace's absolute path as the agent saw it; null to infer it (workspace-paths.ts). */
+  workspaceRoot: string | null;
+  /** Workspace-relative files (the manifest): globs expand over them; empty when unknown. */
+  workspaceFiles: readonly string[];
+}
 
-/** Argument names that carry a file path, across the agents' tool schemas. */
+const NO_CONTEXT: ActionContext = { framework: null, workspaceRoot: null, workspaceFiles: [] };
+
+/** Argument names that carry a file path, across the agents' tool schemas (for display). */
 export const PATH_KEYS = [
   "path",
   "file_path",
@@ -75,162 +86,779 @@ function argumentsOf(step: { arguments: unknown }): Record<string, unknown> {
   return args !== null && typeof args === "object" ? (args as Record<string, unknown>) : {};
 }
 
-function pathsIn(args: Record<string, unknown>): string[] {
+/** The strings of the named arguments (a string, or a list of strings), in order. */
+function stringsOf(args: Record<string, unknown>, keys: readonly string[] = []): string[] {
   const found: string[] = [];
-  for (const key of PATH_KEYS) if (typeof args[key] === "string") found.push(args[key] as string);
-  for (const key of ["paths", "files", "file_paths"]) {
-    const list = args[key];
-    if (Array.isArray(list)) for (const p of list) if (typeof p === "string") found.push(p);
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value === "string") found.push(value);
+    else if (Array.isArray(value)) for (const v of value) if (typeof v === "string") found.push(v);
   }
   return found;
 }
 
-/** Paths that `open(...)` reads or writes in a piece of Python. */
+/** The first present of the named arguments as a command line (an argv list is quoted back). */
+function commandOf(args: Record<string, unknown>, keys: readonly string[]): string {
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value === "string") return value;
+    if (Array.isArray(value)) return argvCommand(value.map(String));
+  }
+  return typeof args.input === "string" ? args.input : "";
+}
+
+/** An argv list as a command line; `["bash", "-lc", script]` is the script itself. */
+function argvCommand(argv: string[]): string {
+  const [program = "", flag = "", script] = argv;
+  if (/^(ba|z|da)?sh$/.test(program.split("/").at(-1) ?? "") && /^-\w*c$/.test(flag) && script !== undefined)
+    return script;
+  return quoteWords(argv);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Python: the paths a piece of code opens, as far as literals, os.path.join, pathlib and simple
+// variables tell.
+
+type PyValue = string | string[] | null;
+
+const STRING_AT = /^(?:[rRbBuU]{0,2})(?:'''([\s\S]*?)'''|"""([\s\S]*?)"""|'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)")/;
+
+/** A tiny evaluator of path expressions: literals, `+`, `/` (pathlib), os.path.join, Path(), lists, variables. */
+class PythonPaths {
+  private readonly vars = new Map<string, PyValue>();
+
+  constructor(private readonly code: string) {
+    for (const match of code.matchAll(/^[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)[ \t]*/gm)) {
+      const { value } = this.expression(match.index + match[0].length);
+      this.vars.set(match[1]!, value);
+    }
+  }
+
+  private skipSpaces(at: number): number {
+    while (at < this.code.length && /[ \t]/.test(this.code[at]!)) at++;
+    return at;
+  }
+
+  /** The expression starting at `at`: its value (null when not a known path) and where it ends. */
+  expression(at: number): { value: PyValue; end: number } {
+    let { value, end } = this.atom(this.skipSpaces(at));
+    for (;;) {
+      const next = this.skipSpaces(end);
+      const op = this.code[next];
+      if (op !== "/" && op !== "+") return { value, end };
+      const right = this.atom(this.skipSpaces(next + 1));
+      value =
+        typeof value === "string" && typeof right.value === "string"
+          ? op === "/"
+            ? `${value.replace(/\/$/, "")}/${right.value}`
+            : value + right.value
+          : null;
+      end = right.end;
+    }
+  }
+
+  /** Comma-separated expressions up to the closing bracket; keyword arguments by name. */
+  arguments(at: number, close = ")"): { positional: PyValue[]; named: Map<string, PyValue>; end: number } {
+    const positional: PyValue[] = [];
+    const named = new Map<string, PyValue>();
+    let i = this.skipSpaces(at);
+    while (i < this.code.length && this.code[i] !== close) {
+      const keyword = /^([A-Za-z_]\w*)\s*=(?!=)/.exec(this.code.slice(i, i + 60));
+      const start = keyword ? i + keyword[0].length : i;
+      const { value, end } = this.expression(start);
+      if (keyword) named.set(keyword[1]!, value);
+      else positional.push(value);
+      i = this.skipBalanced(end, close);
+      if (this.code[i] === ",") i = this.skipSpaces(i + 1);
+    }
+    return { positional, named, end: i + 1 };
+  }
+
+  /** Skips what remains of an argument (calls, attributes) up to the next `,` or the closing bracket. */
+  private skipBalanced(at: number, close: string): number {
+    let depth = 0;
+    let i = at;
+    for (; i < this.code.length; i++) {
+      const c = this.code[i]!;
+      const string = STRING_AT.exec(this.code.slice(i, i + 2000));
+      if (string && /['"]/.test(c)) i += string[0].length - 1;
+      else if ("([{".includes(c)) depth++;
+      else if (")]}".includes(c)) {
+        if (depth === 0 && c === close) return i;
+        depth--;
+      } else if (c === "," && depth === 0) return i;
+    }
+    return i;
+  }
+
+  private atom(at: number): { value: PyValue; end: number } {
+    const rest = this.code.slice(at, at + 4000);
+    const string = STRING_AT.exec(rest);
+    if (string) {
+      const prefix = /^[a-zA-Z]*/.exec(rest)![0];
+      const text = string[1] ?? string[2] ?? string[3] ?? string[4] ?? "";
+      const formatted = /f/i.test(prefix) && text.includes("{");
+      return { value: formatted ? null : text, end: at + string[0].length };
+    }
+    const join = /^(?:os\.path\.join|posixpath\.join|path\.join)\s*\(/.exec(rest);
+    if (join) {
+      const args = this.arguments(at + join[0].length);
+      const parts = args.positional;
+      const value = parts.every((p): p is string => typeof p === "string")
+        ? parts.join("/").replace(/\/+/g, "/")
+        : null;
+      return { value, end: args.end };
+    }
+    const pathCall = /^(?:pathlib\.)?(?:Pure)?(?:Posix)?Path\s*\(/.exec(rest);
+    if (pathCall) {
+      const args = this.arguments(at + pathCall[0].length);
+      const parts = args.positional;
+      const value =
+        parts.length === 0 ? "." : parts.every((p): p is string => typeof p === "string") ? parts.join("/") : null;
+      return { value, end: args.end };
+    }
+    if (rest.startsWith("[") || rest.startsWith("(")) {
+      const args = this.arguments(at + 1, rest[0] === "[" ? "]" : ")");
+      const items = args.positional;
+      if (rest[0] === "(" && items.length === 1) return { value: items[0] ?? null, end: args.end };
+      const value = items.every((p): p is string => typeof p === "string") ? items : null;
+      return { value, end: args.end };
+    }
+    const name = /^[A-Za-z_][\w.]*/.exec(rest);
+    if (name) return { value: this.vars.get(name[0]) ?? null, end: at + name[0].length };
+    return { value: null, end: at + 1 };
+  }
+}
+
+export interface PythonFileUse {
+  path: string;
+  kind: "read" | "write" | "delete";
+}
+
+const PYTHON_CALLS: { pattern: RegExp; uses: (args: ReturnType<PythonPaths["arguments"]>) => PythonFileUse[] }[] = [
+  {
+    pattern: /\b(?:io\.|codecs\.)?open\s*\(/g,
+    uses: ({ positional, named }) => {
+      const file = positional[0] ?? named.get("file") ?? null;
+      const mode = positional[1] ?? named.get("mode") ?? "r";
+      if (typeof file !== "string") return [];
+      return [{ path: file, kind: typeof mode === "string" && /[wax+]/.test(mode) ? "write" : "read" }];
+    },
+  },
+  {
+    pattern: /\bshutil\.(?:copy|copy2|copyfile|move)\s*\(/g,
+    uses: ({ positional }) => (typeof positional[1] === "string" ? [{ path: positional[1], kind: "write" }] : []),
+  },
+  {
+    pattern: /\bos\.(?:remove|unlink)\s*\(/g,
+    uses: ({ positional }) => (typeof positional[0] === "string" ? [{ path: positional[0], kind: "delete" }] : []),
+  },
+  {
+    pattern: /\bos\.(?:rename|replace)\s*\(/g,
+    uses: ({ positional: [from, to] }) => [
+      ...(typeof from === "string" ? [{ path: from, kind: "delete" as const }] : []),
+      ...(typeof to === "string" ? [{ path: to, kind: "write" as const }] : []),
+    ],
+  },
+];
+
+const PATHLIB_METHODS: Record<string, PythonFileUse["kind"]> = {
+  read_text: "read",
+  read_bytes: "read",
+  write_text: "write",
+  write_bytes: "write",
+  unlink: "delete",
+  open: "read",
+};
+
+/** Files a piece of Python reads, writes or deletes, and the shell commands it runs (subprocess, os.system). */
+export function pythonEffects(
+  code: string,
+  framework: string | null = null,
+): { files: PythonFileUse[]; commands: string[] } {
+  const paths = new PythonPaths(code);
+  const found: { at: number; use: PythonFileUse }[] = [];
+  for (const { pattern, uses } of PYTHON_CALLS) {
+    for (const match of code.matchAll(pattern)) {
+      if (/\.\s*$/.test(code.slice(Math.max(0, match.index - 1), match.index)) && !match[0].includes(".")) continue;
+      for (const u of uses(paths.arguments(match.index + match[0].length))) found.push({ at: match.index, use: u });
+    }
+  }
+  // pathlib: Path(...).read_text(), p.read_text() where p = Path(...).
+  for (const match of code.matchAll(/\.(read_text|read_bytes|write_text|write_bytes|unlink|open)\s*\(/g)) {
+    const before = code.slice(0, match.index);
+    const receiver =
+      /((?:pathlib\.)?Path\s*\((?:[^()]|\([^()]*\))*\)(?:\s*\/\s*(?:'[^']*'|"[^"]*"))*|[A-Za-z_]\w*)$/.exec(before);
+    if (!receiver) continue;
+    const { value } = paths.expression(match.index - receiver[0].length);
+    if (typeof value !== "string") continue;
+    let kind = PATHLIB_METHODS[match[1]!]!;
+    if (match[1] === "open") {
+      const mode = paths.arguments(match.index + match[0].length).positional[0];
+      if (typeof mode === "string" && /[wax+]/.test(mode)) kind = "write";
+    }
+    found.push({ at: match.index, use: { path: value, kind } });
+  }
+  // The framework's file tools called as Python functions (smolagents' read_file(...)).
+  for (const name of pythonFunctionNames(framework)) {
+    const description = pythonFunctionEffect(framework, name);
+    const kind = description ? fileKindOf(description.effect) : null;
+    if (!description || !kind) continue;
+    for (const match of code.matchAll(new RegExp(`(?<![\\w.])${name}\\s*\\(`, "g"))) {
+      const args = paths.arguments(match.index + match[0].length);
+      const named = description.pathArgs.map((k) => args.named.get(k)).find((v) => typeof v === "string");
+      const value = named ?? args.positional[0];
+      if (typeof value === "string") found.push({ at: match.index, use: { path: value, kind } });
+    }
+  }
+  const commands: string[] = [];
+  const shellCalls =
+    /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput))\s*\(/g;
+  for (const match of code.matchAll(shellCalls)) {
+    const first = paths.arguments(match.index + match[0].length).positional[0];
+    if (typeof first === "string") commands.push(first);
+    else if (Array.isArray(first)) commands.push(argvCommand(first));
+  }
+  found.sort((a, b) => a.at - b.at);
+  return { files: found.map((f) => f.use), commands };
+}
+
+/** Paths that `open(...)` and pathlib read or write in a piece of Python (kept for its callers). */
 export function pythonOpens(code: string): { path: string; write: boolean }[] {
-  const found: { path: string; write: boolean }[] = [];
-  const pattern = /open\(\s*(?:r|b|rb|f)?(['"])([^'"]+)\1\s*(?:,\s*(?:mode\s*=\s*)?(['"])([^'"]*)\3)?/g;
-  for (const match of code.matchAll(pattern)) {
-    const mode = match[4] ?? "r";
-    found.push({ path: match[2] ?? "", write: /[wax+]/.test(mode) });
-  }
-  for (const match of code.matchAll(/Path\(\s*(['"])([^'"]+)\1\s*\)\.(read|write)_(?:text|bytes)\(/g)) {
-    found.push({ path: match[2] ?? "", write: match[3] === "write" });
-  }
-  return found;
+  return pythonEffects(code)
+    .files.filter((f) => f.kind !== "delete")
+    .map((f) => ({ path: f.path, write: f.kind === "write" }));
 }
 
+function fileKindOf(effect: ToolEffect): "read" | "write" | "delete" | null {
+  if (effect === "read") return "read";
+  if (effect === "write" || effect === "edit") return "write";
+  if (effect === "delete") return "delete";
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shell commands.
+
+/** Programs that show the agent a file's content. `wc`, `file`, `stat`, `ls`, `cp` do not. */
 const READERS = new Set([
   "cat",
+  "tac",
   "head",
   "tail",
   "less",
   "more",
   "nl",
   "bat",
+  "batcat",
   "view",
   "sed",
   "awk",
+  "gawk",
   "grep",
   "egrep",
+  "fgrep",
   "rg",
   "ag",
-  "wc",
   "diff",
   "cut",
   "sort",
   "uniq",
   "od",
   "xxd",
+  "hexdump",
   "strings",
-  "file",
+  "column",
+  "jq",
 ]);
 const SHELLS = new Set(["bash", "sh", "zsh", "dash"]);
-const PATTERN_FIRST = new Set(["sed", "awk", "grep", "egrep", "rg", "ag"]);
-const PYTHONS = new Set(["python", "python3", "python2", "pytest", "py.test"]);
+/** Readers whose first operand is a script or pattern (unless given with -e or -f). */
+const PATTERN_FIRST = new Set(["sed", "awk", "gawk", "grep", "egrep", "fgrep", "rg", "ag", "jq"]);
+const PYTHONS = /^(?:python[\d.]*|pytest|py\.test|ipython)$/;
+/** Options of the readers that take a value (`head -n 20`, `grep -A 3`, `cut -d , -f 1`). */
+const VALUE_OPTIONS: Record<string, readonly string[]> = {
+  head: ["-n", "-c", "--lines", "--bytes"],
+  tail: ["-n", "-c", "--lines", "--bytes"],
+  grep: ["-A", "-B", "-C", "-m", "-e", "-f", "--include", "--exclude"],
+  egrep: ["-A", "-B", "-C", "-m", "-e", "-f"],
+  fgrep: ["-A", "-B", "-C", "-m", "-e", "-f"],
+  rg: ["-A", "-B", "-C", "-m", "-e", "-f", "-g", "-t", "--glob", "--type"],
+  ag: ["-A", "-B", "-C", "-m", "-G"],
+  cut: ["-d", "-f", "-c", "-b"],
+  sort: ["-k", "-t", "-o"],
+  awk: ["-F", "-v", "-f"],
+  gawk: ["-F", "-v", "-f"],
+  sed: ["-e", "-f"],
+  jq: ["--arg", "--argjson"],
+  od: ["-t", "-N", "-j", "-A"],
+  xxd: ["-l", "-s", "-c"],
+};
 
-const looksLikePath = (word: string) => !word.startsWith("-") && /[./]/.test(word) && !/^\d+(,\d+)?p?$/.test(word);
+const looksLikePath = (word: string) => !word.startsWith("-") && !/^\d+(,\d+)?p?$/.test(word);
 
-/** File actions of one shell command line. */
-export function shellActions(stepId: string, command: string): FileAction[] {
-  const actions: FileAction[] = [];
-  for (const { words, redirects } of simpleCommands(command)) {
-    for (const r of redirects) {
-      if (r.op === "<") actions.push({ stepId, kind: "read", path: r.target });
-      else if (r.target !== "/dev/null" && !/^\d$/.test(r.target))
-        actions.push({ stepId, kind: "write", path: r.target });
-    }
-    const [program = "", ...args] = unwrap(words);
-    const name = program.split("/").at(-1) ?? program;
-    if (SHELLS.has(name)) {
-      const scriptIndex = args.findIndex((a) => /^-\w*c$/.test(a));
-      if (scriptIndex >= 0) actions.push(...shellActions(stepId, args[scriptIndex + 1] ?? ""));
+/** Whether the command's standard output goes to a file or /dev/null rather than to the agent. */
+const outputHidden = (command: SimpleCommand) =>
+  command.redirects.some(
+    (r) =>
+      (r.fd === undefined || r.fd === 1) &&
+      ([">", ">>", ">|", "&>"].includes(r.op) || (r.op === ">&" && !/^\d$/.test(r.target))),
+  );
+
+/** The operands of a reader: its words that name files (flags, their values and its pattern left out). */
+function readerOperands(name: string, args: string[]): string[] {
+  const explicitPattern = args.some((a) => a === "-e" || a === "-f" || a === "--regexp" || a.startsWith("--regexp="));
+  let patternPending = PATTERN_FIRST.has(name) && !explicitPattern;
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") continue;
+    if (a.startsWith("-")) {
+      if (VALUE_OPTIONS[name]?.includes(a)) i++;
       continue;
     }
-    // sed, awk and grep take a script or pattern first (unless given with -e or -f).
-    const patternFirst = PATTERN_FIRST.has(name) && !args.some((a) => a === "-e" || a === "-f" || a === "--regexp");
-    const firstOperand = args.findIndex((a) => !a.startsWith("-"));
-    const operands = args.filter((a, i) => looksLikePath(a) && !(patternFirst && i === firstOperand));
-    if (name === "sed" && args.some((a) => a === "-i" || a.startsWith("-i"))) {
-      for (const p of operands) actions.push({ stepId, kind: "write", path: p });
-    } else if (READERS.has(name)) {
-      for (const p of operands) actions.push({ stepId, kind: "read", path: p });
-    } else if (name === "rm" || name === "unlink") {
-      for (const p of args.filter((a) => !a.startsWith("-"))) actions.push({ stepId, kind: "delete", path: p });
-    } else if (name === "mv") {
-      const [from, to] = args.filter((a) => !a.startsWith("-"));
-      if (from) actions.push({ stepId, kind: "delete", path: from });
-      if (to) actions.push({ stepId, kind: "write", path: to });
-    } else if (name === "cp" || name === "tee" || name === "touch") {
-      const paths = args.filter((a) => !a.startsWith("-"));
-      if (name === "cp" && paths.length >= 2) {
-        actions.push({ stepId, kind: "read", path: paths[0]! });
-        actions.push({ stepId, kind: "write", path: paths.at(-1)! });
-      } else for (const p of paths) actions.push({ stepId, kind: "write", path: p });
-    } else if (PYTHONS.has(name)) {
-      const codeIndex = args.indexOf("-c");
-      const code = codeIndex >= 0 ? (args[codeIndex + 1] ?? "") : "";
-      for (const o of pythonOpens(code)) actions.push({ stepId, kind: o.write ? "write" : "read", path: o.path });
-      actions.push({
-        stepId,
-        kind: "run",
-        path: codeIndex >= 0 ? null : (args.find((a) => a.endsWith(".py")) ?? null),
-      });
+    if (patternPending) {
+      patternPending = false;
+      continue;
     }
+    if (looksLikePath(a)) operands.push(a);
   }
-  return actions;
+  return operands;
 }
 
-/** All file actions of one step. */
-export function stepActions(step: TrajectoryStep): FileAction[] {
-  switch (step.kind) {
-    case "file_read":
-      return [{ stepId: step.id, kind: "read", path: step.path }];
-    case "file_write":
-      return [{ stepId: step.id, kind: "write", path: step.path }];
-    case "file_delete":
-      return [{ stepId: step.id, kind: "delete", path: step.path }];
-    case "shell":
-      return shellActions(step.id, step.command);
-    case "tool_call": {
-      const tool = step.tool.toLowerCase();
-      const args = argumentsOf(step);
-      if (SHELL_TOOLS.has(tool)) {
-        const command = args.command ?? args.cmd ?? args.input;
-        const text = Array.isArray(command)
-          ? quoteWords(command.map(String))
-          : typeof command === "string"
-            ? command
-            : "";
-        return shellActions(step.id, text);
+/** The files named by a patch: Codex's `*** Add/Update/Delete File:` envelope or a unified diff. */
+export function patchFiles(patch: string): { path: string; kind: "write" | "delete" }[] {
+  const found: { path: string; kind: "write" | "delete" }[] = [];
+  let minus: string | null = null;
+  for (const line of patch.split("\n")) {
+    const envelope = /^\*\*\* (Add|Update|Delete) File: (.+?)\s*$/.exec(line);
+    const moved = /^\*\*\* Move to: (.+?)\s*$/.exec(line);
+    if (envelope) found.push({ path: envelope[2]!, kind: envelope[1] === "Delete" ? "delete" : "write" });
+    else if (moved) {
+      const from = found.at(-1);
+      if (from) from.kind = "delete";
+      found.push({ path: moved[1]!, kind: "write" });
+    } else if (line.startsWith("--- ")) minus = line.slice(4).split("\t")[0]!.trim();
+    else if (line.startsWith("+++ ")) {
+      const plus = line.slice(4).split("\t")[0]!.trim();
+      if (plus === "/dev/null" && minus) found.push({ path: minus.replace(/^a\//, ""), kind: "delete" });
+      else found.push({ path: plus.replace(/^b\//, ""), kind: "write" });
+    }
+  }
+  return found;
+}
+
+/** `find ROOTS... PREDICATES`: the workspace files it lists (name, path and type tests understood). */
+function findMatches(args: string[], cwd: Cwd, reader: ActionReader): string[] {
+  const firstTest = args.findIndex((a) => a.startsWith("-") || a === "(" || a === "!");
+  const roots = (firstTest < 0 ? args : args.slice(0, firstTest)).filter((a) => a !== "");
+  const tests = firstTest < 0 ? [] : args.slice(firstTest);
+  const checks: ((file: string) => boolean)[] = [];
+  for (let i = 0; i < tests.length; i++) {
+    const test = tests[i]!;
+    const value = tests[i + 1] ?? "";
+    if (test === "-exec" || test === "-execdir" || test === "-ok") break;
+    if (test === "-name" || test === "-iname") {
+      const pattern = nameGlob(value, test === "-iname");
+      checks.push((f) => pattern.test(f.split("/").at(-1) ?? f));
+    } else if (test === "-path" || test === "-wholename") {
+      const pattern = nameGlob(value.replace(/^\.\//, ""), false);
+      checks.push((f) => pattern.test(f));
+    } else if (test === "-type" && value !== "f") checks.push(() => false);
+  }
+  const files: string[] = [];
+  for (const root of roots.length > 0 ? roots : ["."]) {
+    const folder = reader.resolve(root, cwd).file;
+    if (folder === null) continue;
+    for (const f of filesUnder(folder, reader.files)) if (checks.every((check) => check(f))) files.push(f);
+  }
+  return [...new Set(files)];
+}
+
+/** A find(1) pattern (`*.py`; in -path, `*` also crosses `/`) as a regular expression. */
+function nameGlob(glob: string, ignoreCase: boolean): RegExp {
+  const source = glob
+    .replace(/[.+^$()|\\{}]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
+  return new RegExp(`^${source}$`, ignoreCase ? "i" : "");
+}
+
+/** Reads one trajectory step by step, keeping the shell sessions' state. */
+class ActionReader {
+  readonly root: string;
+  readonly files: readonly string[];
+  private readonly fileSet: ReadonlySet<string>;
+  private readonly session: ShellSession;
+
+  constructor(
+    private readonly context: ActionContext,
+    inferredRoot: string | null,
+  ) {
+    this.root = context.workspaceRoot?.replace(/\/+$/, "") || inferredRoot || VIRTUAL_ROOT;
+    this.files = context.workspaceFiles;
+    this.fileSet = new Set(context.workspaceFiles);
+    this.session = new ShellSession(this.root, persistentShell(context.framework));
+  }
+
+  /** Where a path points: workspace-relative when inside (taken under the first candidate directory naming a known file). */
+  resolve(written: string, cwd: Cwd): { path: string; file: string | null } {
+    let first: { path: string; file: string | null } | null = null;
+    for (const dir of cwd) {
+      const absolute = resolvePath(dir, written);
+      const file = absolute === null ? null : relativeToRoot(absolute, this.root);
+      const resolved = { path: file ?? written, file };
+      if (file !== null && (this.fileSet.size === 0 || this.fileSet.has(file) || this.isFolder(file))) return resolved;
+      first ??= resolved;
+    }
+    return first ?? { path: written, file: null };
+  }
+
+  private isFolder(file: string): boolean {
+    return file === "" || this.files.some((f) => f.startsWith(`${file}/`));
+  }
+
+  /** Actions on a written path: a glob expands to the files it matches, a folder (when asked) to its files. */
+  private on(
+    stepId: string,
+    kind: FileAction["kind"],
+    written: string,
+    cwd: Cwd,
+    options: { glob?: boolean; folders?: boolean } = {},
+  ): FileAction[] {
+    if (options.glob && isGlobPattern(written) && this.files.length > 0) {
+      const pattern = resolvePath(cwd[0] ?? this.root, written);
+      const relative = pattern === null ? null : relativeToRoot(pattern, this.root);
+      const matched = relative === null ? [] : expandGlob(relative, this.files);
+      if (matched.length > 0) return matched.map((file) => ({ stepId, kind, path: file, file }));
+    }
+    const resolved = this.resolve(written, cwd);
+    if (options.folders && resolved.file !== null && this.isFolder(resolved.file) && !this.fileSet.has(resolved.file)) {
+      return filesUnder(resolved.file, this.files).map((file) => ({ stepId, kind, path: file, file }));
+    }
+    return [{ stepId, kind, ...resolved }];
+  }
+
+  step(step: TrajectoryStep): FileAction[] {
+    const root: Cwd = [this.root];
+    switch (step.kind) {
+      case "file_read":
+        return this.on(step.id, "read", step.path, root);
+      case "file_write":
+        return this.on(step.id, "write", step.path, root);
+      case "file_delete":
+        return this.on(step.id, "delete", step.path, root);
+      case "shell":
+        return this.shellStep(step.id, step.command, null);
+      case "tool_call":
+        return this.toolCall(step.id, step.tool, argumentsOf(step));
+      default:
+        return [];
+    }
+  }
+
+  private shellStep(stepId: string, command: string, workdir: string | null): FileAction[] {
+    const { actions, cwd } = this.shell(stepId, command, this.session.start(workdir));
+    this.session.end(cwd);
+    return actions;
+  }
+
+  private toolCall(stepId: string, tool: string, args: Record<string, unknown>): FileAction[] {
+    const description = toolEffect(this.context.framework, tool);
+    if (!description) return [];
+    return this.described(stepId, description, args);
+  }
+
+  private described(stepId: string, description: ToolDescription, args: Record<string, unknown>): FileAction[] {
+    const root: Cwd = [this.root];
+    const subcommand = description.subcommandArg ? args[description.subcommandArg] : undefined;
+    const effect =
+      (typeof subcommand === "string" ? description.subcommands?.[subcommand] : undefined) ?? description.effect;
+    switch (effect) {
+      case "shell": {
+        const command = commandOf(args, description.commandArgs ?? []);
+        const workdir = stringsOf(args, description.workdirArgs)[0] ?? null;
+        return this.shellStep(stepId, command, workdir);
       }
-      if (PYTHON_TOOLS.has(tool)) {
-        const code = typeof (args.code ?? args.input) === "string" ? String(args.code ?? args.input) : "";
+      case "python": {
+        const code = commandOf(args, description.codeArgs ?? []);
+        const scripts = stringsOf(args, description.pathArgs);
         return [
-          ...pythonOpens(code).map((o): FileAction => ({
-            stepId: step.id,
-            kind: o.write ? "write" : "read",
-            path: o.path,
-          })),
-          { stepId: step.id, kind: "run", path: null },
+          ...this.python(stepId, code, root),
+          { stepId, kind: "run", path: scripts[0] ?? null, file: null, code: code || scripts.join(" ") },
         ];
       }
-      const paths = pathsIn(args);
-      if (EDITOR_TOOLS.has(tool)) {
-        const kind = args.command === "view" ? "read" : "write";
-        return paths.map((p) => ({ stepId: step.id, kind, path: p }));
+      case "patch": {
+        const text = stringsOf(args, description.patchArgs)[0] ?? "";
+        return patchFiles(text).flatMap((p) => this.on(stepId, p.kind, p.path, root));
       }
-      if (READ_TOOLS.has(tool)) return paths.map((p) => ({ stepId: step.id, kind: "read", path: p }));
-      if (WRITE_TOOLS.has(tool)) return paths.map((p) => ({ stepId: step.id, kind: "write", path: p }));
-      if (DELETE_TOOLS.has(tool)) return paths.map((p) => ({ stepId: step.id, kind: "delete", path: p }));
-      return [];
+      case "read":
+      case "search":
+      case "write":
+      case "edit":
+      case "delete": {
+        const kind = fileKindOf(effect) ?? "read";
+        let paths = stringsOf(args, description.pathArgs);
+        if (description.actsOnOpenFile && paths.length === 0 && this.session.openFile) paths = [this.session.openFile];
+        if (description.opensFile && paths[0]) this.session.openFile = paths[0];
+        const globs = stringsOf(args, description.globArgs).filter((g) => !paths.includes(g));
+        const many = description.globArgs !== undefined && effect === "read";
+        const actions = [...paths, ...globs].flatMap((p) =>
+          this.on(stepId, kind, p, root, { glob: many || globs.includes(p), folders: many }),
+        );
+        // A search shows lines of the files it was pointed at, not of a folder it walked.
+        return effect === "search" ? actions.filter((a) => a.file !== null && this.fileSet.has(a.file)) : actions;
+      }
+      default:
+        return [];
     }
-    default:
-      return [];
+  }
+
+  /** Files a piece of Python reads, writes or deletes (run from `cwd`), and what its shell commands do. */
+  private python(stepId: string, code: string, cwd: Cwd): FileAction[] {
+    const { files, commands } = pythonEffects(code, this.context.framework);
+    return [
+      ...files.flatMap((f) => this.on(stepId, f.kind, f.path, cwd, { glob: false })),
+      ...commands.flatMap((c) => this.shell(stepId, c, cwd).actions),
+    ];
+  }
+
+  /** The actions of a shell script started in `cwd`, and where its top-level shell ends. */
+  shell(stepId: string, script: string, start: Cwd): { actions: FileAction[]; cwd: Cwd } {
+    const actions: FileAction[] = [];
+    const stack: Cwd[] = [start];
+    let listing: string[] | null = null;
+    for (const command of simpleCommands(script)) {
+      while (stack.length > command.depth + 1) stack.pop();
+      while (stack.length < command.depth + 1) stack.push(stack.at(-1)!);
+      const cwd = stack.at(-1)!;
+      const piped = command.joinedBy === "|" ? listing : null;
+      const result = this.simpleCommand(stepId, command, cwd, piped);
+      actions.push(...result.actions);
+      listing = result.listing;
+      if (result.cwd) stack[stack.length - 1] = result.cwd;
+    }
+    return { actions, cwd: stack[0]! };
+  }
+
+  private simpleCommand(
+    stepId: string,
+    command: SimpleCommand,
+    cwd: Cwd,
+    piped: string[] | null,
+  ): { actions: FileAction[]; listing: string[] | null; cwd?: Cwd } {
+    const actions: FileAction[] = [];
+    for (const r of command.redirects) {
+      if (r.target.startsWith("/dev/") || (r.op === ">&" && /^\d$/.test(r.target))) continue;
+      actions.push(...this.on(stepId, r.op === "<" ? "read" : "write", r.target, cwd));
+    }
+    const [program = "", ...args] = unwrap(command.words);
+    const name = program.split("/").at(-1) ?? program;
+    const globs = new Set(command.globs);
+    const on = (kind: FileAction["kind"], written: string) =>
+      this.on(stepId, kind, written, cwd, { glob: globs.has(written) });
+    const hidden = outputHidden(command);
+    const reads = (paths: string[]) => (hidden ? [] : paths.flatMap((p) => on("read", p)));
+    const done = (more: FileAction[], listing: string[] | null = null) => ({
+      actions: [...actions, ...more],
+      listing,
+    });
+
+    if (name === "cd" || name === "pushd") {
+      const target = args.find((a) => !a.startsWith("-") || a === "-");
+      return { actions, listing: null, cwd: changeDirectory(cwd, target) };
+    }
+    const swe = shellCommandTool(this.context.framework, name);
+    if (swe && program === name) {
+      const named: Record<string, unknown> = {};
+      swe.positional!.forEach((key, i) => {
+        if (args[i] !== undefined) named[key] = args[i];
+      });
+      return done(this.described(stepId, swe, named));
+    }
+    if (SHELLS.has(name)) {
+      const scriptIndex = args.findIndex((a) => /^-\w*c$/.test(a));
+      if (scriptIndex >= 0) return done(this.shell(stepId, args[scriptIndex + 1] ?? "", cwd).actions);
+      if (command.stdin !== null) return done(this.shell(stepId, command.stdin, cwd).actions);
+      return done([]);
+    }
+    if (name === "xargs") return done(piped ? this.xargs(stepId, args, cwd, piped, hidden) : []);
+    if (name === "find") {
+      const matched = findMatches(args, cwd, this);
+      const exec = args.findIndex((a) => a === "-exec" || a === "-execdir");
+      const more: FileAction[] = [];
+      if (args.includes("-delete")) more.push(...matched.map((f) => this.fileAction(stepId, "delete", f)));
+      if (exec >= 0) {
+        const end = args.findIndex((a, i) => i > exec && (a === ";" || a === "+"));
+        const inner = args.slice(exec + 1, end < 0 ? undefined : end);
+        more.push(...this.xargs(stepId, inner, cwd, matched, hidden, "{}"));
+      }
+      return done(more, exec >= 0 ? null : matched);
+    }
+    if (name === "ls" || name === "echo" || name === "printf") {
+      const operands = args.filter((a) => !a.startsWith("-"));
+      const listed = operands.flatMap((a) => on("read", a).map((x) => x.file)).filter((f) => f !== null);
+      return done([], listed);
+    }
+    if (name === "git") return done(this.git(stepId, args, cwd, hidden));
+    if (name === "apply_patch") {
+      const text = command.stdin ?? args.join("\n");
+      return done(patchFiles(text).flatMap((p) => this.on(stepId, p.kind, p.path, cwd)));
+    }
+    if (name === "patch") return done([{ stepId, kind: "write", path: null, file: null }]);
+    if (name === "sed" && args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
+      return done(readerOperands(name, args).flatMap((p) => on("write", p)));
+    }
+    if (READERS.has(name)) {
+      const listing = name === "grep" && args.some((a) => /^-[a-zA-Z]*l/.test(a)) ? [] : null;
+      return done(reads(readerOperands(name, args)), listing);
+    }
+    if (name === "rm" || name === "unlink") {
+      return done(
+        args
+          .filter((a) => !a.startsWith("-"))
+          .flatMap((p) => this.on(stepId, "delete", p, cwd, { glob: globs.has(p), folders: true })),
+      );
+    }
+    if (name === "mv") {
+      const [from, to] = args.filter((a) => !a.startsWith("-"));
+      return done([...(from ? on("delete", from) : []), ...(to ? on("write", to) : [])]);
+    }
+    if (name === "cp") {
+      const paths = args.filter((a) => !a.startsWith("-"));
+      return done(paths.length >= 2 ? on("write", paths.at(-1)!) : []);
+    }
+    if (name === "tee" || name === "touch" || name === "truncate") {
+      return done(args.filter((a) => !a.startsWith("-") && looksLikePath(a)).flatMap((p) => on("write", p)));
+    }
+    if (PYTHONS.test(name)) return done(this.pythonCommand(stepId, name, args, command, cwd));
+    return done([]);
+  }
+
+  private fileAction(stepId: string, kind: FileAction["kind"], file: string): FileAction {
+    return { stepId, kind, path: file, file };
+  }
+
+  /** `python -c CODE`, `python - <<EOF`, `python script.py`, `python -m pytest`, `pytest`. */
+  private pythonCommand(stepId: string, name: string, args: string[], command: SimpleCommand, cwd: Cwd): FileAction[] {
+    const codeIndex = args.indexOf("-c");
+    const line = quoteWords([name, ...args]);
+    if (codeIndex >= 0) {
+      const code = args[codeIndex + 1] ?? "";
+      return [...this.python(stepId, code, cwd), { stepId, kind: "run", path: null, file: null, code }];
+    }
+    const script = name.startsWith("py") && !/test/.test(name) ? args.find((a) => a.endsWith(".py")) : undefined;
+    if (!script && command.stdin !== null && !args.includes("-m") && /python/.test(name)) {
+      const code = command.stdin;
+      return [...this.python(stepId, code, cwd), { stepId, kind: "run", path: null, file: null, code }];
+    }
+    const target = script ? this.resolve(script, cwd) : null;
+    return [{ stepId, kind: "run", path: target?.path ?? null, file: target?.file ?? null, code: line }];
+  }
+
+  /** `git show REV:path` and `git cat-file -p REV:path` read a file's content; restoring or stashing changes the workspace. */
+  private git(stepId: string, args: string[], cwd: Cwd, hidden: boolean): FileAction[] {
+    let rest = args;
+    while (
+      rest[0] === "-C" ||
+      rest[0] === "-c" ||
+      rest[0]?.startsWith("--git-dir") ||
+      rest[0]?.startsWith("--work-tree")
+    )
+      rest = rest.slice(rest[0].includes("=") ? 1 : 2);
+    const [sub = "", ...more] = rest;
+    if ((sub === "show" || sub === "cat-file") && !hidden) {
+      return more
+        .filter((a) => /^[^-][^:]*:./.test(a))
+        .flatMap((a) => {
+          const written = a.slice(a.indexOf(":") + 1);
+          // `REV:path` is relative to the repository's root, `REV:./path` to the current directory.
+          return this.on(stepId, "read", written, written.startsWith("./") ? cwd : [this.root]);
+        });
+    }
+    const dashes = more.indexOf("--");
+    if (sub === "restore" || (sub === "checkout" && dashes >= 0)) {
+      const paths = (dashes >= 0 ? more.slice(dashes + 1) : more).filter((a) => !a.startsWith("-"));
+      return paths.flatMap((p) => this.on(stepId, "write", p, cwd, { folders: true }));
+    }
+    if (sub === "apply" || sub === "am" || sub === "stash" || sub === "reset" || sub === "merge" || sub === "pull")
+      return more.includes("--check") || more[0] === "list" || more[0] === "show"
+        ? []
+        : [{ stepId, kind: "write", path: null, file: null }];
+    return [];
+  }
+
+  /** `xargs PROGRAM ARGS` (or find's `-exec PROGRAM ARGS {}`) over the listed files. */
+  private xargs(
+    stepId: string,
+    args: string[],
+    cwd: Cwd,
+    listed: string[],
+    hidden: boolean,
+    placeholder: string | null = null,
+  ): FileAction[] {
+    let i = 0;
+    let replace = placeholder;
+    for (; i < args.length && args[i]!.startsWith("-"); i++) {
+      const flag = args[i]!;
+      if (flag === "-I") replace = args[++i] ?? null;
+      else if (["-n", "-P", "-L", "-d", "-s", "-E"].includes(flag)) i++;
+    }
+    const [program = "", ...rest] = args.slice(i);
+    const name = program.split("/").at(-1) ?? program;
+    const operands = readerOperands(
+      name,
+      rest.filter((a) => a !== replace),
+    );
+    const listedActions = (kind: FileAction["kind"]) => listed.map((file) => this.fileAction(stepId, kind, file));
+    if (name === "sed" && rest.some((a) => /^-[a-zA-Z]*i/.test(a))) return listedActions("write");
+    if (READERS.has(name))
+      return hidden ? [] : [...operands.flatMap((p) => this.on(stepId, "read", p, cwd)), ...listedActions("read")];
+    if (name === "rm") return listedActions("delete");
+    return [];
   }
 }
 
-/** Whether a path the agent used names a workspace file (relative, `./x`, or absolute ending in it). */
+/** The workspace root for reading a trajectory: given, or inferred from the absolute paths its steps use. */
+function rootFor(steps: readonly TrajectoryStep[], context: ActionContext): string | null {
+  if (context.workspaceRoot) return null;
+  const absolute: string[] = [];
+  for (const step of steps) {
+    const text =
+      step.kind === "shell"
+        ? step.command
+        : step.kind === "tool_call"
+          ? typeof step.arguments === "string"
+            ? step.arguments
+            : JSON.stringify(step.arguments ?? null)
+          : "path" in step
+            ? String(step.path)
+            : "";
+    absolute.push(...absolutePathsIn(text));
+  }
+  return inferWorkspaceRoot(absolute, context.workspaceFiles);
+}
+
+/** All file actions of a trajectory, in order, read with the run's framework, workspace root and files. */
+export function trajectoryActions(
+  steps: readonly TrajectoryStep[],
+  context: ActionContext = NO_CONTEXT,
+): (FileAction & { position: number })[] {
+  const reader = new ActionReader(context, rootFor(steps, context));
+  return steps.flatMap((step, position) => reader.step(step).map((a) => ({ ...a, position })));
+}
+
+/** File actions of one shell command line, on its own (relative paths from the workspace root). */
+export function shellActions(stepId: string, command: string): FileAction[] {
+  const reader = new ActionReader(NO_CONTEXT, null);
+  return reader.shell(stepId, command, [reader.root]).actions;
+}
+
+/** All file actions of one step, on its own (no framework, workspace root or manifest known). */
+export function stepActions(step: TrajectoryStep): FileAction[] {
+  return new ActionReader(NO_CONTEXT, rootFor([step], NO_CONTEXT)).step(step);
+}
+
+/** Whether a path the agent used names a workspace file: exactly, after `./` and trailing `/` are dropped. */
 export function sameFile(used: string, workspacePath: string): boolean {
-  const clean = used.replace(/^\.\//, "").replace(/\/+$/, "");
-  return clean === workspacePath || clean.endsWith(`/${workspacePath}`);
+  return used.replace(/^(\.\/)+/, "").replace(/\/+$/, "") === workspacePath;
 }
