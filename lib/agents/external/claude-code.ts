@@ -8,6 +8,7 @@
  * tool results come back on `user` lines as `tool_result` blocks. The stream adds `system/init` and
  * a final `result` with totals; the session file adds the user's prompt.
  */
+import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { filesUnder, jsonLinesOnly } from "./files";
 import type { ExternalAgentAdapter } from "./types";
 import {
@@ -16,6 +17,7 @@ import {
   asRecord,
   asString,
   isoOrUndefined,
+  millisBetween,
   parseJsonLines,
   StepSink,
   type NormalizedTranscript,
@@ -62,6 +64,8 @@ export const claudeCodeAdapter: ExternalAgentAdapter = {
 };
 
 const SHELL_TOOLS = new Set(["Bash"]);
+/** The tool that starts a subagent (`Task`, renamed `Agent` in later versions); its steps run on a sidechain. */
+const SUBAGENT_TOOLS = new Set(["Task", "Agent"]);
 
 function blockText(content: unknown): string {
   if (typeof content === "string") return content;
@@ -75,17 +79,168 @@ function blockText(content: unknown): string {
     .join("\n");
 }
 
-/** `Exit code N` opens a failed Bash result; a successful one has no such line. */
-function bashExitCode(text: string, isError: boolean): number | null {
-  const match = /^Exit code (\d+)/.exec(text);
+/**
+ * `Exit code N` opens a failed Bash result (`Error: Exit code N` in some versions); a successful one
+ * has no such line. A command sent to the background has not finished when its result comes: unknown.
+ */
+function bashExitCode(text: string, isError: boolean, input: Record<string, unknown>): number | null {
+  const match = /^(?:Error: )?Exit code (\d+)/.exec(text);
   if (match) return Number(match[1]);
+  if (input.run_in_background === true) return null;
   return isError ? null : 0;
 }
 
+/** The stream-json stdout or a session file of Claude Code, as text (one JSON record per line). */
 export function normalizeClaudeCode(text: string, where: string, task?: string): NormalizedTranscript {
-  const lines = parseJsonLines(text, where);
+  return claudeCodeTranscript(parseJsonLines(text, where), { task });
+}
+
+export interface ClaudeCodeOptions {
+  /** The task as the runner gave it, when the log does not hold the prompt (stream-json). */
+  task?: string;
+}
+
+export function claudeCodeTranscript(
+  lines: readonly Record<string, unknown>[],
+  options: ClaudeCodeOptions = {},
+): NormalizedTranscript {
+  const { main, sidechains } = splitThreads(lines);
+  const result = threadTranscript(main, options.task, false);
+  for (const line of lines) {
+    result.cwd ??= asString(line.cwd) ?? null;
+    result.cliVersion ??= asString(line.claude_code_version) ?? asString(line.version) ?? null;
+  }
+  if (sidechains.length === 0) return result;
+  const transcripts = new Map(sidechains.map((side) => [side, threadTranscript(side.lines, undefined, true)]));
+  const taskCalls = result.steps.flatMap((step) =>
+    step.kind === "tool_call" && SUBAGENT_TOOLS.has(step.tool) && step.callId
+      ? [{ callId: step.callId, prompt: asString(asRecord(step.arguments).prompt) ?? null }]
+      : [],
+  );
+  const linked = linkSidechains(taskCalls, sidechains, taskAgentIds(main));
+  const steps: TrajectoryStep[] = [];
+  const addThread = (prefix: string, label: string, side: Sidechain) => {
+    const thread = transcripts.get(side)!;
+    steps.push({ id: `${prefix}.sub`, kind: "message", role: "system", text: label });
+    for (const step of thread.steps) {
+      const id = `${prefix}.${step.id}`;
+      if (step.kind === "message" && step.role === "user")
+        steps.push({ ...step, id, role: "system", text: `Subagent prompt: ${step.text}` });
+      else steps.push({ ...step, id });
+    }
+    // A session file has no totals: its subagents' usage adds up (stream-json's result counts it already).
+    if (side.parentToolUseId === null) {
+      result.usage.inputTokens += thread.usage.inputTokens;
+      result.usage.outputTokens += thread.usage.outputTokens;
+      result.usage.modelCalls = (result.usage.modelCalls ?? 0) + (thread.usage.modelCalls ?? 0);
+    }
+    for (const model of thread.models) if (!result.models.includes(model)) result.models.push(model);
+  };
+  for (const step of result.steps) {
+    steps.push(step);
+    if (step.kind !== "tool_call" || !step.callId) continue;
+    const side = linked.get(step.callId);
+    if (side) addThread(step.id, `Subagent of ${step.tool} call ${step.callId}: its steps follow`, side);
+  }
+  const linkedSides = new Set(linked.values());
+  sidechains
+    .filter((side) => !linkedSides.has(side))
+    .forEach((side, i) => addThread(`side${i}`, "Subagent whose Task call is not in this log: its steps follow", side));
+  return { ...result, steps };
+}
+
+interface Sidechain {
+  /** stream-json: the Task call the subagent's records answer to. */
+  parentToolUseId: string | null;
+  agentId: string | null;
+  /** The subagent's first user text (the Task prompt). */
+  prompt: string | null;
+  lines: Record<string, unknown>[];
+}
+
+function splitThreads(lines: readonly Record<string, unknown>[]) {
+  const main: Record<string, unknown>[] = [];
+  const byKey = new Map<string, Sidechain>();
+  const rootOf = new Map<string, string>();
+  for (const line of lines) {
+    const parentToolUseId = asString(line.parent_tool_use_id) ?? null;
+    if (line.isSidechain !== true && parentToolUseId === null) {
+      main.push(line);
+      continue;
+    }
+    const uuid = asString(line.uuid);
+    const parent = asString(line.parentUuid);
+    const agentId = asString(line.agentId) ?? null;
+    // One subagent's records chain by parentUuid from its prompt; its root names the thread.
+    const root = (parent !== undefined ? rootOf.get(parent) : undefined) ?? uuid ?? `line${byKey.size}`;
+    if (uuid) rootOf.set(uuid, root);
+    const key =
+      parentToolUseId !== null ? `tool:${parentToolUseId}` : agentId !== null ? `agent:${agentId}` : `root:${root}`;
+    let sidechain = byKey.get(key);
+    if (!sidechain) {
+      sidechain = { parentToolUseId, agentId, prompt: null, lines: [] };
+      byKey.set(key, sidechain);
+    }
+    if (sidechain.prompt === null && line.type === "user") {
+      const content = asRecord(line.message).content;
+      const text = blockText(content);
+      if (text.trim() !== "" && (typeof content === "string" || Array.isArray(content))) sidechain.prompt = text;
+    }
+    sidechain.lines.push(line);
+  }
+  return { main, sidechains: [...byKey.values()] };
+}
+
+/**
+ * Which sidechain each Task call started: the explicit links first (stream-json's
+ * `parent_tool_use_id`, the result's `agentId`), then the same prompt, then the next one in order.
+ */
+function linkSidechains(
+  taskCalls: readonly { callId: string; prompt: string | null }[],
+  sidechains: readonly Sidechain[],
+  agentIds: ReadonlyMap<string, string>,
+): Map<string, Sidechain> {
+  const linked = new Map<string, Sidechain>();
+  const free = new Set(sidechains);
+  const pass = (matches: (side: Sidechain, call: { callId: string; prompt: string | null }) => boolean) => {
+    for (const call of taskCalls) {
+      if (linked.has(call.callId)) continue;
+      const side = [...free].find((s) => matches(s, call));
+      if (!side) continue;
+      linked.set(call.callId, side);
+      free.delete(side);
+    }
+  };
+  pass((side, call) => side.parentToolUseId === call.callId);
+  pass((side, call) => side.agentId !== null && side.agentId === agentIds.get(call.callId));
+  pass((side, call) => side.parentToolUseId === null && call.prompt !== null && side.prompt === call.prompt);
+  pass((side) => side.parentToolUseId === null);
+  return linked;
+}
+
+/** The `agentId` each Task call's result names (session files of later versions). */
+function taskAgentIds(lines: readonly Record<string, unknown>[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const line of lines) {
+    const agentId = asString(asRecord(line.toolUseResult).agentId);
+    if (line.type !== "user" || agentId === undefined) continue;
+    const content = asRecord(line.message).content;
+    for (const block of Array.isArray(content) ? content : []) {
+      const callId = asString(asRecord(block).tool_use_id);
+      if (callId) ids.set(callId, agentId);
+    }
+  }
+  return ids;
+}
+
+/** One thread's records (the main one, or a subagent's sidechain) as a transcript. */
+function threadTranscript(
+  lines: readonly Record<string, unknown>[],
+  task: string | undefined,
+  sidechain: boolean,
+): NormalizedTranscript {
   const sink = new StepSink();
-  const calls = new Map<string, { name: string; input: Record<string, unknown> }>();
+  const calls = new Map<string, { name: string; input: Record<string, unknown>; timestamp: string | undefined }>();
   const usageByMessage = new Map<string, { input: number; output: number }>();
   const models = new Set<string>();
   const result = emptyTranscript(sink.steps);
@@ -130,8 +285,7 @@ export function normalizeClaudeCode(text: string, where: string, task?: string):
       continue;
     }
     if (type !== "assistant" && type !== "user") continue;
-    // Session files also hold sidechain (sub-agent) lines and meta lines; the main thread is enough here.
-    if (line.isSidechain === true || line.isMeta === true) continue;
+    if (line.isMeta === true || (line.isSidechain === true && !sidechain)) continue;
     const message = asRecord(line.message);
     if (type === "user") {
       const content = message.content;
@@ -153,18 +307,20 @@ export function normalizeClaudeCode(text: string, where: string, task?: string):
         const output = blockText(b.content);
         const isError = b.is_error === true;
         const call = callId ? calls.get(callId) : undefined;
+        const took = millisBetween(call?.timestamp, timestamp);
+        const timing = { timestamp, ...(took !== undefined ? { durationMs: took } : {}) };
         if (call && SHELL_TOOLS.has(call.name)) {
           sink.push({
             kind: "shell",
             callId,
             command: asString(call.input.command) ?? "",
-            exitCode: bashExitCode(output, isError),
+            exitCode: bashExitCode(output, isError, call.input),
             output,
             timedOut: /timed out/i.test(output) && isError,
-            timestamp,
+            ...timing,
           });
         } else {
-          sink.push({ kind: "observation", callId, text: output, isError, timestamp });
+          sink.push({ kind: "observation", callId, text: output, isError, ...timing });
         }
       }
       continue;
@@ -198,7 +354,7 @@ export function normalizeClaudeCode(text: string, where: string, task?: string):
         const name = asString(b.name) ?? "unknown";
         const input = asRecord(b.input);
         const callId = asString(b.id);
-        if (callId) calls.set(callId, { name, input });
+        if (callId) calls.set(callId, { name, input, timestamp });
         sink.push({ kind: "tool_call", tool: name, arguments: input, callId, timestamp });
       }
     }

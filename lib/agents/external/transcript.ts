@@ -14,6 +14,10 @@ export interface NormalizedTranscript {
   sessionId: string | null;
   /** The agent's own statement that it failed (error result, failed turn), or null. */
   error: string | null;
+  /** The directory the session ran in, as the log records it, or null. */
+  cwd?: string | null;
+  /** The CLI's version, as the log records it, or null. */
+  cliVersion?: string | null;
 }
 
 /** A transcript with nothing in it yet, its steps being `steps` (a StepSink's). */
@@ -24,6 +28,8 @@ export const emptyTranscript = (steps: TrajectoryStep[]): NormalizedTranscript =
   models: [],
   sessionId: null,
   error: null,
+  cwd: null,
+  cliVersion: null,
 });
 
 /** Appends steps with ids `s0`, `s1`, ... in order (the runner's own convention). */
@@ -59,5 +65,11 @@ export const asRecord = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 export const asString = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 export const asNumber = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+/** Milliseconds from one ISO time to the next, when both are known and in order. */
+export const millisBetween = (from: string | undefined, to: string | undefined): number | undefined => {
+  if (from === undefined || to === undefined) return undefined;
+  const ms = Date.parse(to) - Date.parse(from);
+  return ms >= 0 ? ms : undefined;
+};
 export const isoOrUndefined = (value: unknown): string | undefined =>
   typeof value === "string" && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined;
