@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pythonOpens, sameFile, shellActions, stepActions } from "./file-actions";
-import { call } from "../input.fixture";
+import { patchFiles, pythonOpens, sameFile, shellActions, stepActions, trajectoryActions } from "./file-actions";
+import { call, shell } from "../input.fixture";
 
 const kinds = (actions: { kind: string; path: string | null }[]) => actions.map((a) => `${a.kind}:${a.path}`);
 
@@ -65,5 +65,67 @@ describe("pythonOpens and sameFile", () => {
     expect(sameFile("/tmp/ws/pkg/a.py", "pkg/a.py")).toBe(false);
     expect(sameFile("vendor/pkg/a.py", "pkg/a.py")).toBe(false);
     expect(sameFile("pkg/aa.py", "pkg/a.py")).toBe(false);
+  });
+});
+
+describe("trajectoryActions", () => {
+  const FILES = ["pkg/a.py", "pkg/b.py", "README.md"];
+  const files = (steps: Parameters<typeof trajectoryActions>[0], framework: string | null = null) =>
+    trajectoryActions(steps, { framework, workspaceRoot: "/ws", workspaceFiles: FILES }).map(
+      (a) => `${a.kind}:${a.file}`,
+    );
+
+  it("follows SWE-agent's open file through goto and edit", () => {
+    expect(files([shell("open pkg/a.py 20"), shell("goto 40"), shell("edit 10:12")], "swe-agent")).toEqual([
+      "read:pkg/a.py",
+      "read:pkg/a.py",
+      "write:pkg/a.py",
+    ]);
+  });
+
+  it("reads the files of Codex's apply_patch envelope and unified diffs", () => {
+    const envelope =
+      "*** Begin Patch\n*** Update File: pkg/a.py\n@@\n-x\n+y\n*** Delete File: pkg/b.py\n*** End Patch\n";
+    expect(files([call("apply_patch", { input: envelope })], "codex")).toEqual(["write:pkg/a.py", "delete:pkg/b.py"]);
+    expect(files([shell(`apply_patch <<'EOF'\n${envelope}EOF`)], "codex")).toEqual([
+      "write:pkg/a.py",
+      "delete:pkg/b.py",
+    ]);
+    expect(patchFiles("--- a/pkg/a.py\n+++ b/pkg/a.py\n@@ -1 +1 @@\n--- a/x.py\n+++ /dev/null\n")).toEqual([
+      { path: "pkg/a.py", kind: "write" },
+      { path: "x.py", kind: "delete" },
+    ]);
+  });
+
+  it("reads what Python code opens through variables, pathlib and subprocess", () => {
+    const code = [
+      "from pathlib import Path",
+      "p = Path('pkg') / 'a.py'",
+      "text = p.read_text()",
+      "name = os.path.join('pkg', 'b.py')",
+      "with open(name, 'w') as f: f.write(text)",
+      "subprocess.run(['cat', 'README.md'])",
+    ].join("\n");
+    expect(files([call("run_python", { code })], "builtin")).toEqual([
+      "read:pkg/a.py",
+      "write:pkg/b.py",
+      "read:README.md",
+      "run:null",
+    ]);
+  });
+
+  it("counts restoring a file and stashing as changes, git status as nothing", () => {
+    expect(files([shell("git checkout -- pkg/a.py"), shell("git stash"), shell("git status")])).toEqual([
+      "write:pkg/a.py",
+      "write:null",
+    ]);
+  });
+
+  it("does not count reads of commands whose output goes to a file, but counts the file written", () => {
+    expect(files([shell("cat pkg/a.py > out.txt"), shell("grep -l x pkg/*.py | xargs cat")])).toEqual([
+      "write:out.txt",
+      "read:pkg/a.py",
+      "read:pkg/b.py",
+    ]);
   });
 });

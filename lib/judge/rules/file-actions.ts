@@ -134,6 +134,10 @@ class PythonPaths {
     }
   }
 
+  variable(name: string): PyValue {
+    return this.vars.get(name) ?? null;
+  }
+
   private skipSpaces(at: number): number {
     while (at < this.code.length && /[ \t]/.test(this.code[at]!)) at++;
     return at;
@@ -180,8 +184,8 @@ class PythonPaths {
     let i = at;
     for (; i < this.code.length; i++) {
       const c = this.code[i]!;
-      const string = STRING_AT.exec(this.code.slice(i, i + 2000));
-      if (string && /['"]/.test(c)) i += string[0].length - 1;
+      const string = c === "'" || c === '"' ? STRING_AT.exec(this.code.slice(i, i + 4000)) : null;
+      if (string) i += string[0].length - 1;
       else if ("([{".includes(c)) depth++;
       else if (")]}".includes(c)) {
         if (depth === 0 && c === close) return i;
@@ -224,11 +228,18 @@ class PythonPaths {
       const value = items.every((p): p is string => typeof p === "string") ? items : null;
       return { value, end: args.end };
     }
-    const name = /^[A-Za-z_][\w.]*/.exec(rest);
-    if (name) return { value: this.vars.get(name[0]) ?? null, end: at + name[0].length };
+    const name = /^[A-Za-z_]\w*/.exec(rest);
+    if (name) {
+      // `p` is the path p holds; `p.read_text()` or `f(p)` is something else.
+      const used = /^\s*[.([]/.test(rest.slice(name[0].length));
+      return { value: used ? null : this.variable(name[0]), end: at + name[0].length };
+    }
     return { value: null, end: at + 1 };
   }
 }
+
+/** How much of one piece of Python is looked at (an agent's scripts are far shorter). */
+const MAX_CODE_CHARS = 200_000;
 
 export interface PythonFileUse {
   path: string;
@@ -276,6 +287,8 @@ export function pythonEffects(
   code: string,
   framework: string | null = null,
 ): { files: PythonFileUse[]; commands: string[] } {
+  // Bounded work per step: a code action longer than this is read up to here.
+  code = code.slice(0, MAX_CODE_CHARS);
   const paths = new PythonPaths(code);
   const found: { at: number; use: PythonFileUse }[] = [];
   for (const { pattern, uses } of PYTHON_CALLS) {
@@ -290,7 +303,9 @@ export function pythonEffects(
     const receiver =
       /((?:pathlib\.)?Path\s*\((?:[^()]|\([^()]*\))*\)(?:\s*\/\s*(?:'[^']*'|"[^"]*"))*|[A-Za-z_]\w*)$/.exec(before);
     if (!receiver) continue;
-    const { value } = paths.expression(match.index - receiver[0].length);
+    const value = /^[A-Za-z_]\w*$/.test(receiver[0])
+      ? paths.variable(receiver[0])
+      : paths.expression(match.index - receiver[0].length).value;
     if (typeof value !== "string") continue;
     let kind = PATHLIB_METHODS[match[1]!]!;
     if (match[1] === "open") {
