@@ -15,6 +15,8 @@
  *   GNU patch takes it (editors strip the trailing space).
  * - Binary patches are known by path and kind only: their contents are never decoded.
  * - A copy (`copy from`/`copy to`) is a created file whose `oldPath` is the copied one.
+ * - Without git headers, a file is created or deleted when its side is /dev/null or its one hunk
+ *   is empty on that side (`diff -N` names a missing file by its own name).
  * - Text lines outside file sections (a commit message, a diffstat, `Only in ...`) are skipped.
  * Applying is exact: every context and removed line must match, found at the header's line or at
  * the nearest offset above or below it (as `patch` searches), with no fuzz.
@@ -187,10 +189,15 @@ class DiffParser {
       headerName(this.lines[start + 1]!.slice(4)),
     );
     this.i += 2;
-    const kind: PatchFileKind = oldName === null ? "created" : newName === null ? "deleted" : "updated";
+    const hunks = this.hunks();
+    // `diff -N` names a missing side by its own name (dated 1970), not /dev/null: an empty side says it.
+    const only = hunks.length === 1 ? hunks[0]! : null;
+    const created = oldName === null || (only !== null && only.oldStart === 0 && only.oldLines === 0);
+    const deleted = newName === null || (only !== null && only.newStart === 0 && only.newLines === 0);
+    const kind: PatchFileKind = created ? "created" : deleted ? "deleted" : "updated";
     const path = kind === "deleted" ? oldName : newName;
     if (path === null) this.fail(start, "both sides of the file header are /dev/null");
-    return { path: this.safePath(path, start), oldPath: null, kind, binary: false, hunks: this.hunks() };
+    return { path: this.safePath(path, start), oldPath: null, kind, binary: false, hunks };
   }
 
   /** `Binary files old/x and new/x differ` from `diff -r`. */
