@@ -6,6 +6,7 @@
 import type { Instance } from "@/lib/benchmark/schema";
 import { pick, seededRandom } from "@/lib/util/random";
 import { seededHash } from "@/lib/benchmark/selection";
+import { toolEffect } from "@/lib/tool-registry";
 
 /** The tool interfaces a script can drive: the built-in agents, the three agent CLIs, and a bash-only agent. */
 export const TOOL_SETS = ["file-tools", "terminal-editor", "claude-code", "codex", "gemini-cli", "bash"] as const;
@@ -202,6 +203,33 @@ function misbehave(input: ScriptInput, actions: Action[]): Action[] {
 
 type Call = { name: string; arguments: Record<string, unknown> };
 
+/** The framework (tool registry key) of each tool set, whose tool descriptions give the argument names. */
+const FRAMEWORK_OF: Record<ToolSet, string> = {
+  "file-tools": "builtin",
+  "terminal-editor": "builtin",
+  "claude-code": "claude-code",
+  codex: "codex",
+  "gemini-cli": "gemini-cli",
+  bash: "mini-swe-agent",
+};
+
+/** A call of `tool` with its path, command or code under the argument name the tool registry gives. */
+function callOf(
+  toolSet: ToolSet,
+  tool: string,
+  main: { path?: string; command?: string; code?: string },
+  extra: Record<string, unknown> = {},
+  leading: Record<string, unknown> = {},
+): Call {
+  const description = toolEffect(FRAMEWORK_OF[toolSet], tool);
+  if (!description) throw new Error(`the tool registry does not know ${tool} (${toolSet})`);
+  const args: Record<string, unknown> = {};
+  if (main.path !== undefined) args[description.pathArgs[0]!] = main.path;
+  if (main.command !== undefined) args[description.commandArgs![0]!] = main.command;
+  if (main.code !== undefined) args[description.codeArgs![0]!] = main.code;
+  return { name: tool, arguments: { ...leading, ...args, ...extra } };
+}
+
 const heredoc = (path: string, content: string) => `cat > ${path} <<'SCRIPTED_EOF'\n${content}SCRIPTED_EOF`;
 
 /** Every action as a shell command, for agents whose only tool is a shell. */
@@ -222,34 +250,34 @@ function shellCommand(action: Action): string {
 function fileToolsCall(action: Action): Call {
   switch (action.kind) {
     case "read":
-      return { name: "read_file", arguments: { path: action.path } };
+      return callOf("file-tools", "read_file", { path: action.path });
     case "write":
     case "replace":
-      return { name: "write_file", arguments: { path: action.path, content: action.content } };
+      return callOf("file-tools", "write_file", { path: action.path }, { content: action.content });
     case "delete":
-      return { name: "delete_file", arguments: { path: action.path } };
+      return callOf("file-tools", "delete_file", { path: action.path });
     case "run":
-      return {
-        name: "run_python",
-        arguments: {
-          // The command's exit status becomes the Python run's, as an agent checking it would see it.
-          code: `import subprocess, sys\nresult = subprocess.run(${JSON.stringify(action.command)}, shell=True)\nsys.exit(result.returncode)`,
-        },
-      };
+      return callOf("file-tools", "run_python", {
+        // The command's exit status becomes the Python run's, as an agent checking it would see it.
+        code: `import subprocess, sys\nresult = subprocess.run(${JSON.stringify(action.command)}, shell=True)\nsys.exit(result.returncode)`,
+      });
   }
 }
 
 function terminalEditorCall(action: Action): Call {
   switch (action.kind) {
     case "read":
-      return { name: "str_replace_editor", arguments: { command: "view", path: action.path } };
+      return callOf("terminal-editor", "str_replace_editor", { path: action.path }, {}, { command: "view" });
     case "replace":
-      return {
-        name: "str_replace_editor",
-        arguments: { command: "str_replace", path: action.path, old_str: action.before, new_str: action.after },
-      };
+      return callOf(
+        "terminal-editor",
+        "str_replace_editor",
+        { path: action.path },
+        { old_str: action.before, new_str: action.after },
+        { command: "str_replace" },
+      );
     default:
-      return { name: "bash", arguments: { command: shellCommand(action) } };
+      return callOf("terminal-editor", "bash", { command: shellCommand(action) });
   }
 }
 
@@ -264,18 +292,23 @@ function toolCall(input: ScriptInput, action: Action): Call {
       // Edit and Write refuse a file the session has not read (and skip_reading never reads).
       if (action.kind === "read") {
         const root = input.workspaceDir ?? ".";
-        return { name: "Read", arguments: { file_path: `${root}/${action.path}` } };
+        return callOf("claude-code", "Read", { path: `${root}/${action.path}` });
       }
-      return { name: "Bash", arguments: { command: shellCommand(action), description: `scripted ${action.kind}` } };
+      return callOf(
+        "claude-code",
+        "Bash",
+        { command: shellCommand(action) },
+        { description: `scripted ${action.kind}` },
+      );
     case "codex":
-      return { name: "exec_command", arguments: { cmd: shellCommand(action) } };
+      return callOf("codex", "exec_command", { command: shellCommand(action) });
     case "gemini-cli":
-      if (action.kind === "read") return { name: "read_file", arguments: { file_path: action.path } };
+      if (action.kind === "read") return callOf("gemini-cli", "read_file", { path: action.path });
       if (action.kind === "write" || action.kind === "replace")
-        return { name: "write_file", arguments: { file_path: action.path, content: action.content } };
-      return { name: "run_shell_command", arguments: { command: shellCommand(action) } };
+        return callOf("gemini-cli", "write_file", { path: action.path }, { content: action.content });
+      return callOf("gemini-cli", "run_shell_command", { command: shellCommand(action) });
     case "bash":
-      return { name: "bash", arguments: { command: shellCommand(action) } };
+      return callOf("bash", "bash", { command: shellCommand(action) });
   }
 }
 

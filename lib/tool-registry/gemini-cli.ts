@@ -9,7 +9,7 @@ export const GEMINI_CLI_TOOLS: FrameworkTools = {
   aliases: ["gemini", "gemini_cli"],
   persistentShell: false,
   tools: {
-    read_file: read("absolute_path", "file_path", "path"),
+    read_file: read("file_path", "absolute_path", "path"),
     read_many_files: { ...read("paths"), globArgs: ["paths", "include"] },
     write_file: write("file_path", "absolute_path"),
     replace: edit("file_path", "absolute_path"),

@@ -151,7 +151,7 @@ describe("File Read: what is not a read", () => {
 
 describe("File Read: evidence and contracts", () => {
   it("is not applicable without a recorded trajectory", () => {
-    const result = fileRead([], { evidence: { trajectory: false, workspace: "patch" } });
+    const result = fileRead([], { evidence: { ...evaluationInput().evidence, trajectory: false, workspace: "patch" } });
     expect(result.value).toBe("not_applicable");
     expect(result.rationale).toMatch(/no trajectory/);
   });
