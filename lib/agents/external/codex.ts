@@ -6,11 +6,17 @@
  *
  * The reader turns the `exec --json` stdout into our trajectory. The exec stream has items
  * (`agent_message`, `reasoning`, `command_execution`, `file_change`, `mcp_tool_call`, `web_search`,
- * `todo_list`, `error`) and per-turn usage. The rollout file (`$CODEX_HOME/sessions/.../rollout-*.jsonl`)
- * is kept in the bundle as the agent wrote it, not read: the exec stream holds the same steps.
+ * `todo_list`, `error`) and per-turn usage. The runner keeps the rollout file
+ * (`$CODEX_HOME/sessions/.../rollout-*.jsonl`) in the bundle as the agent wrote it; the exec
+ * stream holds the same steps. A rollout from elsewhere is read by `codexRolloutTranscript`: lines
+ * `{timestamp, type, payload}` with `session_meta` (id, cwd, cli_version), `turn_context` (model,
+ * cwd), `response_item` (the model's Responses items: `message`, `reasoning`, `function_call` +
+ * `function_call_output`, `custom_tool_call` + its output, `local_shell_call`) and `event_msg`
+ * (token counts, command ends with their exit codes, errors).
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { quote } from "shell-quote";
 import { filesUnder, jsonLinesOnly } from "./files";
 import type { ExternalAgentAdapter } from "./types";
 import {
@@ -18,6 +24,8 @@ import {
   asNumber,
   asRecord,
   asString,
+  isoOrUndefined,
+  millisBetween,
   parseJsonLines,
   StepSink,
   type NormalizedTranscript,
@@ -65,10 +73,15 @@ export const codexAdapter: ExternalAgentAdapter = {
 };
 
 export function normalizeCodexExec(text: string, where: string, task?: string): NormalizedTranscript {
+  return codexExecTranscript(parseJsonLines(text, where), task);
+}
+
+/** The records of a `codex exec --json` stream as a transcript; `task` is the prompt the stream does not repeat. */
+export function codexExecTranscript(lines: readonly Record<string, unknown>[], task?: string): NormalizedTranscript {
   const sink = new StepSink();
   const result = emptyTranscript(sink.steps);
   if (task !== undefined) sink.push({ kind: "message", role: "user", text: task });
-  for (const line of parseJsonLines(text, where)) {
+  for (const line of lines) {
     switch (line.type) {
       case "thread.started":
         result.sessionId = asString(line.thread_id) ?? null;
@@ -156,6 +169,185 @@ function itemSteps(sink: StepSink, item: Record<string, unknown>, result: Normal
       return;
     case "error":
       sink.push({ kind: "message", role: "system", text: `Codex: ${asString(item.message) ?? "error"}` });
+      return;
+  }
+}
+
+/** The tools whose calls run a command: their output is a shell step's. */
+const ROLLOUT_SHELL_TOOLS = new Set(["shell", "exec_command", "local_shell", "container.exec"]);
+
+/** Text blocks Codex adds to the conversation itself (environment, AGENTS.md, skills), not the user's words. */
+const isHarnessContext = (text: string) => /^\s*(<[a-z_]+>|# AGENTS\.md instructions)/.test(text);
+
+/** A command as one line: `bash -lc SCRIPT` is its script, any other argv is quoted back together. */
+function commandLine(command: unknown): string {
+  if (typeof command === "string") return command;
+  const argv = Array.isArray(command) ? command.filter((w): w is string => typeof w === "string") : [];
+  const [shell, flag, script] = argv;
+  if (argv.length === 3 && /(^|\/)(ba|z)?sh$/.test(shell ?? "") && /^-l?c$/.test(flag ?? "")) return script ?? "";
+  return quote(argv);
+}
+
+/**
+ * A shell tool's output as the model saw it: a JSON `{output, metadata{exit_code}}` (earlier
+ * versions), or text with `Exit code: N` / `Process exited with code N` and the output after
+ * `Output:` (later ones). A command still running when the call returned has no exit code.
+ */
+export function codexShellOutput(raw: string): { exitCode: number | null; output: string } {
+  if (raw.trimStart().startsWith("{")) {
+    try {
+      const parsed = asRecord(JSON.parse(raw));
+      const code = asRecord(parsed.metadata).exit_code;
+      if (typeof parsed.output === "string")
+        return { exitCode: Number.isInteger(code) ? (code as number) : null, output: parsed.output };
+    } catch {
+      // not JSON after all: read it as text
+    }
+  }
+  const code = /^(?:Exit code:|Process exited with code) (-?\d+)\s*$/m.exec(raw);
+  const body = /^Output:\n/m.exec(raw);
+  return {
+    exitCode: code ? Number(code[1]) : null,
+    output: body ? raw.slice(body.index + body[0].length) : raw,
+  };
+}
+
+function messageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  return (Array.isArray(content) ? content : [])
+    .map((part) => asString(asRecord(part).text) ?? "")
+    .filter((text) => text !== "")
+    .join("\n");
+}
+
+/** The records of a Codex rollout file as a transcript (see the module comment for the record types). */
+export function codexRolloutTranscript(lines: readonly Record<string, unknown>[]): NormalizedTranscript {
+  const sink = new StepSink();
+  const result = emptyTranscript(sink.steps);
+  const calls = new Map<string, { name: string; command: string | null; timestamp: string | undefined }>();
+  // Exit codes as the harness recorded them when the command ended (the model's text may lack one).
+  const endedWith = new Map<string, number>();
+  for (const line of lines) {
+    const payload = asRecord(line.payload);
+    const item = asRecord(payload.item);
+    const callId = asString(payload.call_id) ?? asString(item.id);
+    const code = payload.type === "exec_command_end" ? payload.exit_code : item.exit_code;
+    if (line.type === "event_msg" && callId && Number.isInteger(code)) endedWith.set(callId, code as number);
+  }
+  for (const line of lines) {
+    const timestamp = isoOrUndefined(line.timestamp);
+    const payload = asRecord(line.payload);
+    if (line.type === "session_meta") {
+      result.sessionId ??= asString(payload.id) ?? asString(payload.session_id) ?? null;
+      result.cwd ??= asString(payload.cwd) ?? null;
+      result.cliVersion ??= asString(payload.cli_version) ?? null;
+      continue;
+    }
+    if (line.type === "turn_context") {
+      const model = asString(payload.model);
+      if (model && !result.models.includes(model)) result.models.push(model);
+      result.cwd ??= asString(payload.cwd) ?? null;
+      continue;
+    }
+    if (line.type === "event_msg") {
+      rolloutEvent(payload, result);
+      continue;
+    }
+    if (line.type !== "response_item") continue;
+    const callId = asString(payload.call_id);
+    switch (payload.type) {
+      case "message": {
+        const text = messageText(payload.content);
+        if (payload.role === "assistant" && text.trim() !== "") {
+          sink.push({ kind: "message", role: "assistant", text, timestamp });
+          result.finalAnswer = text;
+        } else if (payload.role === "user" && text.trim() !== "" && !isHarnessContext(text)) {
+          sink.push({ kind: "message", role: "user", text, timestamp });
+        }
+        break;
+      }
+      case "reasoning": {
+        const text = messageText(payload.summary);
+        if (text.trim() !== "")
+          sink.push({ kind: "message", role: "assistant", text: `(thinking) ${text}`, timestamp });
+        break;
+      }
+      case "function_call":
+      case "custom_tool_call":
+      case "local_shell_call": {
+        const action = asRecord(payload.action);
+        const name = payload.type === "local_shell_call" ? "local_shell" : (asString(payload.name) ?? "unknown");
+        const args =
+          payload.type === "local_shell_call"
+            ? action
+            : payload.type === "custom_tool_call"
+              ? { input: payload.input }
+              : parsedArguments(payload.arguments);
+        const shellArgs = asRecord(args);
+        const command = ROLLOUT_SHELL_TOOLS.has(name) ? commandLine(shellArgs.command ?? shellArgs.cmd) : null;
+        if (callId) calls.set(callId, { name, command, timestamp });
+        sink.push({ kind: "tool_call", tool: name, arguments: args, callId, timestamp });
+        break;
+      }
+      case "function_call_output":
+      case "custom_tool_call_output": {
+        const call = callId ? calls.get(callId) : undefined;
+        const raw = typeof payload.output === "string" ? payload.output : messageText(asRecord(payload.output).content);
+        const took = millisBetween(call?.timestamp, timestamp);
+        const timing = { timestamp, ...(took !== undefined ? { durationMs: took } : {}) };
+        const { exitCode, output } = codexShellOutput(raw);
+        const ended = callId ? endedWith.get(callId) : undefined;
+        if (call?.command != null) {
+          sink.push({
+            kind: "shell",
+            callId,
+            command: call.command,
+            exitCode: ended ?? exitCode,
+            output,
+            timedOut: /timed out/i.test(output) && (ended ?? exitCode) !== 0,
+            ...timing,
+          });
+        } else {
+          const failed = (exitCode !== null && exitCode !== 0) || asRecord(payload.output).success === false;
+          sink.push({ kind: "observation", callId, text: output, isError: failed, ...timing });
+        }
+        break;
+      }
+      case "web_search_call":
+        sink.push({ kind: "tool_call", tool: "web_search", arguments: payload.action ?? {}, callId, timestamp });
+        break;
+    }
+  }
+  return result;
+}
+
+function parsedArguments(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw ?? {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function rolloutEvent(payload: Record<string, unknown>, result: NormalizedTranscript): void {
+  switch (payload.type) {
+    case "token_count": {
+      const total = asRecord(asRecord(payload.info).total_token_usage);
+      if (Object.keys(total).length === 0) return;
+      result.usage.inputTokens = asNumber(total.input_tokens);
+      result.usage.outputTokens = asNumber(total.output_tokens) + asNumber(total.reasoning_output_tokens);
+      result.usage.modelCalls = (result.usage.modelCalls ?? 0) + 1;
+      return;
+    }
+    case "error":
+      result.error = `Codex error: ${asString(payload.message) ?? "unknown error"}`;
+      return;
+    case "turn_aborted":
+      result.error = `Codex turn aborted: ${asString(payload.reason) ?? "unknown reason"}`;
+      return;
+    case "task_complete":
+      result.finalAnswer = asString(payload.last_agent_message) ?? result.finalAnswer;
       return;
   }
 }
