@@ -359,3 +359,14 @@ export function getInstance(db: Db, id: string): InstanceDetail | null {
   }
   return { instance, projectPath: row.projectPath, inEvalSplit: row.inEvalSplit, setup, workspaceFile, originalFile };
 }
+
+/** One of our instances by id, as `{ id, benchmark }` (a foreign log naming it attaches to it), or null. */
+export function instanceRef(db: Db, id: string): { id: string; benchmark: string } | null {
+  return (
+    db
+      .select({ id: t.instances.id, benchmark: t.instances.benchmarkId })
+      .from(t.instances)
+      .where(eq(t.instances.id, id))
+      .get() ?? null
+  );
+}

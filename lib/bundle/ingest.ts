@@ -31,14 +31,28 @@ export async function loadAndParse(source: BundleSource, limits: ReadLimits): Pr
   return parseBundle(await loadBundleSource(source, limits), source.label, limits.maxJsonBytes);
 }
 
+/**
+ * A file that is not a bundle: a candidate foreign log (lib/foreign). Named on the command line it
+ * must be one; found while scanning a folder (by FOREIGN_LOG_NAME) it is skipped if no format knows it.
+ */
+export interface LogCandidate {
+  path: string;
+  named: boolean;
+}
+
+/** File names a folder scan takes as candidate foreign logs. */
+export const FOREIGN_LOG_NAME = /\.(json|jsonl|traj|eval|diff|patch)$/i;
+
 export interface DiscoveryResult {
   sources: BundleSource[];
+  logs: LogCandidate[];
   problems: { path: string; message: string }[];
 }
 
 /** A bundle folder, a folder holding bundle folders and archives (searched recursively), or an archive. */
 export async function discoverBundles(paths: readonly string[]): Promise<DiscoveryResult> {
   const sources: BundleSource[] = [];
+  const logs: LogCandidate[] = [];
   const problems: DiscoveryResult["problems"] = [];
   for (const given of paths) {
     const stat = await fs.stat(given).catch(() => null);
@@ -48,22 +62,26 @@ export async function discoverBundles(paths: readonly string[]): Promise<Discove
     }
     if (stat.isFile()) {
       if (archiveKindOf(given)) sources.push(archiveSource(given));
-      else
-        problems.push({
-          path: given,
-          message: "not a bundle: expected a bundle folder, a folder of bundles, or a .tar.gz/.tgz/.tar/.zip archive",
-        });
+      else logs.push({ path: given, named: true });
       continue;
     }
-    const found = await findBundlesUnder(given, problems);
-    if (found.length === 0)
-      problems.push({ path: given, message: "no bundle found (no manifest.json, no archive) under this folder" });
+    const before = logs.length;
+    const found = await findBundlesUnder(given, problems, logs);
+    if (found.length === 0 && logs.length === before)
+      problems.push({
+        path: given,
+        message: "no bundle found (no manifest.json, no archive, no agent log) under this folder",
+      });
     sources.push(...found);
   }
-  return { sources, problems };
+  return { sources, logs, problems };
 }
 
-async function findBundlesUnder(dir: string, problems: DiscoveryResult["problems"]): Promise<BundleSource[]> {
+async function findBundlesUnder(
+  dir: string,
+  problems: DiscoveryResult["problems"],
+  logs: LogCandidate[],
+): Promise<BundleSource[]> {
   const hasManifest = await fs
     .stat(path.join(dir, BUNDLE_MEMBERS.manifest))
     .then((s) => s.isFile())
@@ -82,8 +100,9 @@ async function findBundlesUnder(dir: string, problems: DiscoveryResult["problems
   const found: BundleSource[] = [];
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...(await findBundlesUnder(full, problems)));
+    if (entry.isDirectory()) found.push(...(await findBundlesUnder(full, problems, logs)));
     else if (entry.isFile() && archiveKindOf(entry.name)) found.push(archiveSource(full));
+    else if (entry.isFile() && FOREIGN_LOG_NAME.test(entry.name)) logs.push({ path: full, named: false });
   }
   return found;
 }

@@ -1,10 +1,30 @@
 /**
  * The registry of foreign log formats: one module per format in this folder, one line here.
- * Detection tries them in this order (the more specific first); `--format ID` forces one.
+ * Detection tries them in this order, the more specific first: a format whose detector could also
+ * accept another's files comes before it (an OpenHands output.jsonl line holds an event list; a
+ * mini-swe-agent preds.json and SWE-bench predictions both carry model_patch; a plain diff is last).
+ * `--format ID` forces one.
  */
 import type { ForeignFile, ForeignFormat } from "../types";
+import { claudeCodeSession } from "./claude-code-session";
+import { claudeCodeStream } from "./claude-code-stream";
+import { miniSweAgentPreds } from "./mini-swe-agent-preds";
+import { miniSweAgentTraj } from "./mini-swe-agent-traj";
+import { openhandsEvents } from "./openhands-events";
+import { openhandsOutput } from "./openhands-output";
+import { sweBenchPredictions } from "./swe-bench-predictions";
+import { unifiedDiff } from "./unified-diff";
 
-export const FOREIGN_FORMATS: readonly ForeignFormat[] = [];
+export const FOREIGN_FORMATS: readonly ForeignFormat[] = [
+  openhandsOutput,
+  openhandsEvents,
+  miniSweAgentTraj,
+  miniSweAgentPreds,
+  claudeCodeStream,
+  claudeCodeSession,
+  sweBenchPredictions,
+  unifiedDiff,
+];
 
 export function foreignFormat(id: string): ForeignFormat | undefined {
   return FOREIGN_FORMATS.find((f) => f.id === id);

@@ -1,0 +1,110 @@
+/**
+ * The options every command taking runs made elsewhere shares (`npm run ingest`, `npm run audit`):
+ * `--format`, `--contract`, `--gold`, `--repo`, `--benchmark`, declared once, and what they become.
+ */
+import type { OptionValues } from "@commander-js/extra-typings";
+import type { LogCandidate } from "@/lib/bundle/ingest";
+import { type Command, textOption } from "@/lib/cli/args";
+import { AppError } from "@/lib/errors/app-error";
+import { readContractSource } from "./contract";
+import { detectFormat, FOREIGN_FORMATS } from "./formats";
+import { readForeignFile } from "./import";
+import type { ForeignImportOptions } from "./import";
+import { openRepo } from "./repo";
+import type { ForeignBundleOptions } from "./to-bundle";
+import type { ForeignFile } from "./types";
+
+export function addForeignOptions<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
+  return command
+    .addOption(
+      textOption(
+        "--format <id>",
+        `read every log as this format instead of detecting it (${FOREIGN_FORMATS.map((f) => f.id).join(", ")})`,
+      ),
+    )
+    .addOption(
+      textOption(
+        "--contract <file>",
+        "JSON boundary contract of the runs' tasks (mustRead, mayChange, expectedCreate, expectedDelete), or such contracts by instance id",
+      ),
+    )
+    .addOption(
+      textOption(
+        "--gold <file>",
+        "an SWE-bench-format dataset (JSON or JSONL with instance_id and patch): each instance's gold patch files become may-change",
+      ),
+    )
+    .addOption(
+      textOption(
+        "--repo <dir[@rev]>",
+        "the repository the runs started from: rebuilds the files before and after each diff",
+      ),
+    )
+    .addOption(
+      textOption(
+        "--benchmark <id>",
+        "the external benchmark of runs whose log does not name one (e.g. swe-bench-verified)",
+      ),
+    );
+}
+
+export interface ForeignFlags {
+  format?: string;
+  contract?: string;
+  gold?: string;
+  repo?: string;
+  benchmark?: string;
+}
+
+/** What the flags mean: the contract source and repository opened, bad files named. */
+export async function foreignOptionsFrom(
+  flags: ForeignFlags,
+  extra: Pick<ForeignBundleOptions, "ourInstance"> = {},
+): Promise<ForeignImportOptions> {
+  if (flags.contract && flags.gold) throw new AppError("INVALID_INPUT", "give --contract or --gold, not both");
+  if (flags.format && !FOREIGN_FORMATS.some((f) => f.id === flags.format)) {
+    throw new AppError(
+      "INVALID_INPUT",
+      `--format: unknown format "${flags.format}"; known: ${FOREIGN_FORMATS.map((f) => f.id).join(", ")}`,
+    );
+  }
+  const contracts = flags.contract
+    ? await readContractSource("contract", flags.contract)
+    : flags.gold
+      ? await readContractSource("gold", flags.gold)
+      : null;
+  const repo = flags.repo ? await openRepo(flags.repo) : null;
+  return {
+    ...extra,
+    format: flags.format ?? null,
+    benchmark: flags.benchmark ?? null,
+    contractFor: contracts ? (id) => contracts.contractFor(id) : undefined,
+    repo,
+  };
+}
+
+export interface ReadLogs {
+  files: ForeignFile[];
+  /** Named files that could not be read, one line each. */
+  problems: string[];
+  /** Files found in folders that no format knows: left alone. */
+  skipped: number;
+}
+
+/** Reads the candidate logs; a file found in a folder is kept only if a format knows it (or one is forced). */
+export async function readLogs(candidates: readonly LogCandidate[], forced: string | undefined): Promise<ReadLogs> {
+  const files: ForeignFile[] = [];
+  const problems: string[] = [];
+  let skipped = 0;
+  for (const candidate of candidates) {
+    try {
+      const file = await readForeignFile(candidate.path);
+      if (!candidate.named && !forced && !detectFormat(file)) skipped += 1;
+      else files.push(file);
+    } catch (error) {
+      if (candidate.named) problems.push(error instanceof Error ? error.message : String(error));
+      else skipped += 1;
+    }
+  }
+  return { files, problems, skipped };
+}

@@ -1,0 +1,74 @@
+/**
+ * npm run rule-judge -- CASES.jsonl: runs the rule judge on hand-built cases (lib/judge/rule-cases.ts,
+ * docs/foreign-runs.md "Rule-judge cases") and prints one JSON line per case:
+ * `{"id": ..., "verdicts": {"file_read": {"value": ..., "rationale": ..., "citations": [...]}, ...}}`.
+ * A case that does not match the shape prints `{"id": ..., "error": "line N: field: problem"}` and
+ * the exit code is 1; the other cases are still judged.
+ */
+import fs from "node:fs";
+import readline from "node:readline";
+import { cliCommand, parseCli } from "@/lib/cli/args";
+import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
+import { AppError } from "@/lib/errors/app-error";
+import { evaluationInputOfCase, RuleCaseSchema } from "@/lib/judge/rule-cases";
+import { ruleJudge } from "@/lib/judge/rules/rule-judge";
+
+/** One case line at most: a trajectory of a long run with its outputs. */
+export const MAX_CASE_LINE_BYTES = 64 * 1024 * 1024;
+
+export const cli = () =>
+  cliCommand(
+    "npm run rule-judge --",
+    "Runs the rule judge on cases and prints one JSON line of verdicts per case.",
+  ).argument("<cases>", "a JSONL file of cases, or - for standard input");
+
+export async function main(argv: string[], io: CliIo, stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const [file] = parsed.args;
+  let input: NodeJS.ReadableStream;
+  if (file === "-") input = stdin;
+  else {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) throw new AppError("INVALID_INPUT", `${file}: no such file`);
+    input = fs.createReadStream(file);
+  }
+  let lineNumber = 0;
+  let failed = 0;
+  for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
+    lineNumber += 1;
+    if (line.trim() === "") continue;
+    const where = `${file === "-" ? "stdin" : file}: line ${lineNumber}`;
+    const fallbackId = `line-${lineNumber}`;
+    const problem = (message: string) => {
+      failed += 1;
+      io.stdout.write(`${JSON.stringify({ id: fallbackId, error: `${where}: ${message}` })}\n`);
+    };
+    if (line.length > MAX_CASE_LINE_BYTES) {
+      problem(`over ${MAX_CASE_LINE_BYTES} bytes`);
+      continue;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (error) {
+      problem(`not JSON (${error instanceof Error ? error.message : String(error)})`);
+      continue;
+    }
+    const ruleCase = RuleCaseSchema.safeParse(raw);
+    if (!ruleCase.success) {
+      const issue = ruleCase.error.issues[0]!;
+      problem(`${issue.path.join(".") || "(the case)"}: ${issue.message}`);
+      continue;
+    }
+    const id = ruleCase.data.id ?? fallbackId;
+    const verdicts = await ruleJudge(evaluationInputOfCase(ruleCase.data, id));
+    const byMetric = Object.fromEntries(
+      verdicts.map((v) => [v.metric, { value: v.value, rationale: v.rationale, citations: v.citations }]),
+    );
+    io.stdout.write(`${JSON.stringify({ id, verdicts: byMetric })}\n`);
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+if (isEntryPoint(import.meta.url)) await runMain((argv, io) => main(argv, io));
