@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { patchFiles, pythonOpens, sameFile, shellActions, stepActions, trajectoryActions } from "./file-actions";
+import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { call, shell } from "../input.fixture";
 
 const kinds = (actions: { kind: string; path: string | null }[]) => actions.map((a) => `${a.kind}:${a.path}`);
@@ -127,5 +128,26 @@ describe("trajectoryActions", () => {
       "read:pkg/a.py",
       "read:pkg/b.py",
     ]);
+  });
+});
+
+describe("a shell tool call and the shell step recorded for it", () => {
+  it("are one command: its cd applies once", () => {
+    const bash = { ...call("Bash", { command: "cd pkg" }), callId: "c1" } as TrajectoryStep;
+    const recorded: TrajectoryStep = {
+      id: "r1",
+      kind: "shell",
+      callId: "c1",
+      command: "cd pkg",
+      exitCode: 0,
+      output: "",
+      timedOut: false,
+    };
+    const actions = trajectoryActions([bash, recorded, shell("cat a.py")], {
+      framework: "claude-code",
+      workspaceRoot: "/ws",
+      workspaceFiles: ["pkg/a.py"],
+    });
+    expect(actions.map((a) => `${a.kind}:${a.file}`)).toEqual(["read:pkg/a.py"]);
   });
 });

@@ -504,6 +504,8 @@ class ActionReader {
   readonly files: readonly string[];
   private readonly fileSet: ReadonlySet<string>;
   private readonly session: ShellSession;
+  /** callIds of the shell tool calls read so far. */
+  private readonly shellCalls = new Set<string>();
 
   constructor(
     private readonly context: ActionContext,
@@ -563,9 +565,14 @@ class ActionReader {
       case "file_delete":
         return this.on(step.id, "delete", step.path, root);
       case "shell":
+        // The shell step a runner records for a shell tool call (same callId) is that call, already read.
+        if (step.callId !== undefined && this.shellCalls.has(step.callId)) return [];
         return this.shellStep(step.id, step.command, null);
-      case "tool_call":
-        return this.toolCall(step.id, step.tool, argumentsOf(step));
+      case "tool_call": {
+        const description = toolEffect(this.context.framework, step.tool);
+        if (description?.effect === "shell" && step.callId !== undefined) this.shellCalls.add(step.callId);
+        return description ? this.described(step.id, description, argumentsOf(step)) : [];
+      }
       default:
         return [];
     }
@@ -575,12 +582,6 @@ class ActionReader {
     const { actions, cwd } = this.shell(stepId, command, this.session.start(workdir));
     this.session.end(cwd);
     return actions;
-  }
-
-  private toolCall(stepId: string, tool: string, args: Record<string, unknown>): FileAction[] {
-    const description = toolEffect(this.context.framework, tool);
-    if (!description) return [];
-    return this.described(stepId, description, args);
   }
 
   private described(stepId: string, description: ToolDescription, args: Record<string, unknown>): FileAction[] {
