@@ -10,7 +10,7 @@ import { loadEvaluationInput } from "@/db/queries/evaluation";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { cliCommand, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
-import { addForeignOptions, foreignOptionsFrom, readLogs } from "@/lib/foreign/cli-options";
+import { addForeignOptions, foreignOptionsFrom, readLogs } from "@/lib/cli/foreign-options";
 import { foreignBundles } from "@/lib/foreign/import";
 import type { EvaluationInput, VerdictDraft } from "@/lib/judge/schema";
 import { ruleJudge } from "@/lib/judge/rules/rule-judge";

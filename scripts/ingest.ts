@@ -10,7 +10,7 @@ import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { loadEnv, readLimitsFrom } from "@/lib/config/env";
 import { discoverBundles, ingestBundles, type IngestOutcome } from "@/lib/bundle/ingest";
-import { addForeignOptions, foreignOptionsFrom, readLogs } from "@/lib/foreign/cli-options";
+import { addForeignOptions, foreignOptionsFrom, readLogs } from "@/lib/cli/foreign-options";
 import { foreignBundles } from "@/lib/foreign/import";
 
 export const cli = () =>

@@ -4,15 +4,15 @@
  */
 import type { OptionValues } from "@commander-js/extra-typings";
 import type { LogCandidate } from "@/lib/bundle/ingest";
-import { type Command, textOption } from "@/lib/cli/args";
+import { type Command, textOption } from "./args";
 import { AppError } from "@/lib/errors/app-error";
-import { readContractSource } from "./contract";
-import { detectFormat, FOREIGN_FORMATS } from "./formats";
-import { readForeignFile } from "./import";
-import type { ForeignImportOptions } from "./import";
-import { openRepo } from "./repo";
-import type { ForeignBundleOptions } from "./to-bundle";
-import type { ForeignFile } from "./types";
+import { readContractSource } from "@/lib/foreign/contract";
+import { detectFormat, FOREIGN_FORMATS } from "@/lib/foreign/formats";
+import { readForeignFile } from "@/lib/foreign/import";
+import type { ForeignImportOptions } from "@/lib/foreign/import";
+import { openRepo } from "@/lib/foreign/repo";
+import type { ForeignBundleOptions } from "@/lib/foreign/to-bundle";
+import type { ForeignFile } from "@/lib/foreign/types";
 
 export function addForeignOptions<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
   return command
