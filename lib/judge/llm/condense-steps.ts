@@ -4,7 +4,7 @@
  * observations elided behind counted markers or short suffixes.
  */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-import { oneLine, summarizeArguments, truncateMiddle } from "./render-step";
+import { durationOf, oneLine, summarizeArguments, truncateMiddle } from "./render-step";
 
 export type Kind = TrajectoryStep["kind"];
 export type Counts = Partial<Record<Kind, number>>;
@@ -101,10 +101,12 @@ export function condensedEntries(steps: readonly TrajectoryStep[], plan: Condens
         ? { ids: ` ⇒ [${observation.id}]`, text: `${observation.isError ? " ERROR" : ""}${snippet(observation.text)}` }
         : { ids: "", text: "" };
     const counts: Counts = { [step.kind]: 1, ...(observation ? { observation: 1 } : {}) };
-    const unit = (key: string, head = "", tail = ""): Entry => ({
+    // The duration is shown after the kind but is no part of the key: repeats differ in it.
+    const took = durationOf(step);
+    const unit = (kind: string, rest: string, tail = ""): Entry => ({
       unit: {
-        text: `[${step.id}] ${head}${key}${tail}`,
-        key: `${head}${key}`,
+        text: `[${step.id}] ${kind}${took}${rest}${tail}`,
+        key: `${kind}${rest}`,
         counts,
         lastId: observation?.id ?? step.id,
       },
@@ -115,15 +117,16 @@ export function condensedEntries(steps: readonly TrajectoryStep[], plan: Condens
         return;
       case "observation":
         if (plan.keepOrphanObservations && n > 0)
-          entries.push(unit(`observation${step.isError ? " ERROR" : ""}${snippet(step.text)}`));
+          entries.push(unit("observation", `${step.isError ? " ERROR" : ""}${snippet(step.text)}`));
         else entries.push({ elided: step });
         return;
       case "tool_call": {
-        const call = `tool_call ${step.tool} ${summarizeArguments(step.arguments, 120 + n)}`.trimEnd();
+        const args = ` ${summarizeArguments(step.arguments, 120 + n)}`.trimEnd();
+        const kind = `tool_call ${step.tool}`;
         entries.push({
           unit: {
-            text: `[${step.id}] ${call}${result.ids}${result.text}`,
-            key: `${call} ⇒${result.text}`,
+            text: `[${step.id}] ${kind}${took}${args}${result.ids}${result.text}`,
+            key: `${kind}${args} ⇒${result.text}`,
             counts,
             lastId: observation?.id ?? step.id,
           },
@@ -132,12 +135,12 @@ export function condensedEntries(steps: readonly TrajectoryStep[], plan: Condens
       }
       case "shell": {
         const status = `→ exit ${step.exitCode ?? "?"}${step.timedOut ? " (timed out)" : ""}`;
-        const text = `shell $ ${truncateMiddle(oneLine(step.command), 300)} ${status}${snippet(step.output)}`;
-        entries.push(unit(text, "", `${result.ids}${result.text}`));
+        const rest = ` $ ${truncateMiddle(oneLine(step.command), 300)} ${status}${snippet(step.output)}`;
+        entries.push(unit("shell", rest, `${result.ids}${result.text}`));
         return;
       }
       default:
-        entries.push(unit(`${step.kind} ${step.path}`));
+        entries.push(unit(step.kind, ` ${step.path}`));
     }
   });
   return entries;

@@ -6,6 +6,7 @@ import { createGeminiProvider } from "@/lib/llm/gemini";
 import { startMockGeminiServer, type MockGeminiServer, type MockResponder } from "@/lib/llm/mock-gemini-server";
 import { createMemoryJudgeCache } from "./cache.fixture";
 import { createLlmJudge, type LlmJudgeOptions } from "./llm-judge";
+import { PROMPT_VERSION } from "./prompts";
 import { LLM_JUDGED_METRICS } from "./schema";
 
 let server: MockGeminiServer | null = null;
@@ -47,7 +48,7 @@ describe("createLlmJudge", () => {
       value: "violated",
       citations: [{ stepId: "s2" }, { stepId: "s1" }],
       rawResponse: text,
-      promptVersion: "file_read.v1",
+      promptVersion: PROMPT_VERSION.file_read,
       provider: "gemini",
       model: "gemini-2.5-flash",
       cached: false,
@@ -59,7 +60,7 @@ describe("createLlmJudge", () => {
     // The request: versioned system instruction, the run rendered, structured output asked for.
     const request = server.requests[0]!;
     expect(request.system).toContain("**File Read**");
-    expect(request.prompt).toContain("# Metric: file_read (prompt file_read.v1)");
+    expect(request.prompt).toContain(`# Metric: file_read (prompt ${PROMPT_VERSION.file_read})`);
     expect(request.prompt).toContain("[s1] file_read pkg/a.py");
     expect(request.prompt).toContain("must read: pkg/a.py");
     expect(request.body.generationConfig).toMatchObject({ responseMimeType: "application/json", temperature: 0 });

@@ -14,10 +14,10 @@ import { allIssues } from "@/lib/errors/zod-issues";
 
 /** The prompt version each metric is judged with now. */
 export const PROMPT_VERSION: Record<LlmJudgedMetric, string> = {
-  file_read: "file_read.v1",
-  environment_integrity: "environment_integrity.v1",
-  resource_exhaustion: "resource_exhaustion.v1",
-  instruction_following: "instruction_following.v1",
+  file_read: "file_read.v2",
+  environment_integrity: "environment_integrity.v2",
+  resource_exhaustion: "resource_exhaustion.v2",
+  instruction_following: "instruction_following.v2",
 };
 
 /** Every placeholder a user template must use (each exactly once): the whole run, rendered. */

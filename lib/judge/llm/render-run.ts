@@ -6,6 +6,7 @@
 import { diffLines, splitLines, type DiffOp } from "@/lib/analysis/line-diff";
 import type { EnvironmentSnapshot } from "@/lib/bundle/schema";
 import type { EvaluatedChange, EvaluationInput } from "@/lib/judge/schema";
+import { isHarnessProcess } from "@/lib/judge/rules/system-metrics";
 import { renderTemplate, type Placeholder } from "./prompts";
 import { truncateMiddle } from "./render-step";
 import { renderTrajectory, type RenderedTrajectory } from "./render-trajectory";
@@ -59,6 +60,17 @@ function durationOf(input: EvaluationInput): string | null {
   return `${seconds.toFixed(1)} s from first to last step`;
 }
 
+/** What the run's record holds: a metric whose evidence is missing is not_applicable (decision 9). */
+function renderCaptured(input: EvaluationInput): string {
+  const { trajectory, workspace, environment } = input.evidence;
+  const files = { snapshot: "full before/after manifests", patch: "a repo diff only", none: "nothing" }[workspace];
+  const snapshots =
+    environment && input.environmentBefore && input.environmentAfter
+      ? "environment snapshots"
+      : "no environment snapshots";
+  return `${trajectory ? "trajectory" : "no trajectory"}; workspace files: ${files}; ${snapshots}`;
+}
+
 export function renderOutcome(input: EvaluationInput): string {
   const counts = new Map<string, number>();
   for (const step of input.steps) counts.set(step.kind, (counts.get(step.kind) ?? 0) + 1);
@@ -66,12 +78,20 @@ export function renderOutcome(input: EvaluationInput): string {
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${v}`);
   const duration = durationOf(input);
+  const timed = input.steps.filter((s) => s.durationMs !== undefined);
+  const inSteps = timed.reduce((sum, s) => sum + (s.durationMs ?? 0), 0) / 1000;
   return [
     `status: ${input.status}`,
     `exit reason: ${input.exitReason}`,
     `limits: ${limits.length > 0 ? limits.join(", ") : "(none recorded)"}`,
+    `agent framework: ${input.framework ?? "(not recorded)"}`,
+    `workspace root: ${input.workspaceRoot ?? "(not recorded; relative paths are relative to it)"}`,
+    `captured: ${renderCaptured(input)}`,
     `steps: ${input.steps.length} (${[...counts].map(([k, n]) => `${k} ${n}`).join(", ") || "none"})`,
     ...(duration ? [`duration: ${duration}`] : []),
+    ...(timed.length > 0
+      ? [`time in steps: ${inSteps.toFixed(1)} s over the ${timed.length} steps with a duration`]
+      : []),
   ].join("\n");
 }
 
@@ -79,18 +99,36 @@ function isBinary(data: Buffer): boolean {
   return data.subarray(0, 8000).includes(0);
 }
 
+const bytes = (data: Buffer | null) => (data ? `${data.length} bytes` : "? bytes");
+
 function renderChange(change: EvaluatedChange, maxLines: number): string {
   const { before, after } = change;
+  const afterBytes = after
+    ? `${after.length} bytes`
+    : change.afterSize != null
+      ? `${change.afterSize} bytes`
+      : "? bytes";
+  // A side the record holds no content of (over the runner's size cap, or a diff without the repository).
+  const missing = (change.kind !== "created" && !before) || (change.kind !== "deleted" && !after);
+  if (missing) {
+    const size =
+      change.kind === "deleted"
+        ? bytes(before)
+        : change.kind === "created"
+          ? afterBytes
+          : `${bytes(before)} -> ${afterBytes}`;
+    return `${change.kind} ${change.path} (${size}; content not captured)`;
+  }
   if ((before && isBinary(before)) || (after && isBinary(after))) {
     return `${change.kind} ${change.path} (binary, ${after?.length ?? before?.length ?? 0} bytes)`;
   }
   const a = before ? splitLines(before.toString("utf8")) : [];
   const b = after ? splitLines(after.toString("utf8")) : [];
-  if (change.kind === "deleted") return `deleted ${change.path} (${a.length} lines)`;
+  if (change.kind === "deleted") return `deleted ${change.path} (${a.length} lines, ${bytes(before)})`;
   if (change.kind === "created") {
     const shown = b.slice(0, maxLines).map((l) => `+${l}`);
     const more = b.length > maxLines ? [`... ${b.length - maxLines} more lines`] : [];
-    return [`created ${change.path} (${b.length} lines)`, ...shown, ...more].join("\n");
+    return [`created ${change.path} (${b.length} lines, ${afterBytes})`, ...shown, ...more].join("\n");
   }
   const ops = diffLines(a, b);
   const added = ops.filter((o) => o.kind === "insert").length;
@@ -98,7 +136,9 @@ function renderChange(change: EvaluatedChange, maxLines: number): string {
   const body = shortDiff(ops, a, b);
   const shown = body.slice(0, maxLines);
   const more = body.length > maxLines ? [`... ${body.length - maxLines} more diff lines`] : [];
-  return [`updated ${change.path} (+${added} -${removed})`, ...shown, ...more].join("\n");
+  return [`updated ${change.path} (+${added} -${removed}; ${bytes(before)} -> ${afterBytes})`, ...shown, ...more].join(
+    "\n",
+  );
 }
 
 /** Unified-diff lines: the changes with two lines of context, `@@ -a +b @@` before each hunk. */
@@ -178,18 +218,22 @@ export function renderEnvironment(before: EnvironmentSnapshot | null, after: Env
     else notCaptured.push(`${kind} packages`);
   }
   if (before.outsideFiles && after.outsideFiles) {
-    const was = new Map(before.outsideFiles.map((f) => [f.path, f.sha256]));
+    const was = new Map(before.outsideFiles.map((f) => [f.path, f]));
     const now = new Set(after.outsideFiles.map((f) => f.path));
     for (const f of after.outsideFiles) {
-      if (!was.has(f.path)) found.push(`file outside the workspace created: ${f.path}`);
-      else if (was.get(f.path) !== f.sha256) found.push(`file outside the workspace changed: ${f.path}`);
+      const old = was.get(f.path);
+      if (!old) found.push(`file outside the workspace created: ${f.path} (${f.size} bytes)`);
+      else if (old.sha256 !== f.sha256)
+        found.push(`file outside the workspace changed: ${f.path} (${old.size} -> ${f.size} bytes)`);
     }
-    for (const path of was.keys()) if (!now.has(path)) found.push(`file outside the workspace deleted: ${path}`);
+    for (const [path, f] of was)
+      if (!now.has(path)) found.push(`file outside the workspace deleted: ${path} (${f.size} bytes)`);
   } else notCaptured.push("files outside the workspace");
   if (before.processes && after.processes) {
     const was = new Set(before.processes.map((p) => p.pid));
+    // The harness's own processes (the runner's forwarder) never count (decision 8): not shown.
     for (const p of after.processes)
-      if (!was.has(p.pid))
+      if (!was.has(p.pid) && !isHarnessProcess(p.command))
         found.push(`process still running after the run: pid ${p.pid} ${truncateMiddle(p.command, 200)}`);
   } else notCaptured.push("processes");
   const lines = found.length > 0 ? found : ["no differences in what was captured"];

@@ -46,21 +46,29 @@ export function summarizeArguments(args: unknown, max: number): string {
   return [...parts, restText].filter((p) => p !== "").join(" ");
 }
 
-/** One step in full (capped at `max` characters). */
+/** How long a step took, as the judge reads it after the step's kind: ` (850 ms)`, ` (12.3 s)`; "" when not recorded. */
+export function durationOf(step: TrajectoryStep): string {
+  const ms = step.durationMs;
+  if (ms === undefined) return "";
+  return ms < 1000 ? ` (${Math.round(ms)} ms)` : ` (${(ms / 1000).toFixed(1)} s)`;
+}
+
+/** One step in full (capped at `max` characters), its duration after its kind where recorded. */
 export function renderStepFull(step: TrajectoryStep, max: number): string {
   const cap = (text: string) => indent(truncateMiddle(text, max));
+  const took = durationOf(step);
   switch (step.kind) {
     case "message":
-      return `[${step.id}] message (${step.role}): ${cap(step.text)}`;
+      return `[${step.id}] message${took} (${step.role}): ${cap(step.text)}`;
     case "tool_call":
-      return `[${step.id}] tool_call ${step.tool}${step.callId ? ` (call ${step.callId})` : ""}: ${cap(stringify(step.arguments))}`;
+      return `[${step.id}] tool_call ${step.tool}${took}${step.callId ? ` (call ${step.callId})` : ""}: ${cap(stringify(step.arguments))}`;
     case "observation":
-      return `[${step.id}] observation${step.callId ? ` (call ${step.callId})` : ""}${step.isError ? " ERROR" : ""}: ${cap(step.text)}`;
+      return `[${step.id}] observation${took}${step.callId ? ` (call ${step.callId})` : ""}${step.isError ? " ERROR" : ""}: ${cap(step.text)}`;
     case "shell":
-      return `[${step.id}] shell $ ${truncateMiddle(step.command, Math.max(200, max))} → exit ${step.exitCode ?? "?"}${
+      return `[${step.id}] shell${took} $ ${truncateMiddle(step.command, Math.max(200, max))} → exit ${step.exitCode ?? "?"}${
         step.timedOut ? " (timed out)" : ""
       }${step.output ? `\n    ${cap(step.output)}` : ""}`;
     default:
-      return `[${step.id}] ${step.kind} ${step.path}`;
+      return `[${step.id}] ${step.kind}${took} ${step.path}`;
   }
 }

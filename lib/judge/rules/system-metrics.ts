@@ -216,7 +216,8 @@ export const DEFAULT_RESOURCE_RULES: ResourceRules = {
  */
 export const HARNESS_PROCESS_MARKERS = ["/.studio/forwarder.cjs", "/tmp/.studio-gateway/"];
 
-const isHarnessProcess = (command: string) => HARNESS_PROCESS_MARKERS.some((marker) => command.includes(marker));
+/** Whether a process the after-snapshot found is one of the harness's own (HARNESS_PROCESS_MARKERS). */
+export const isHarnessProcess = (command: string) => HARNESS_PROCESS_MARKERS.some((marker) => command.includes(marker));
 
 /** One command or tool call the agent ran, and how it ended. */
 interface Attempt {
