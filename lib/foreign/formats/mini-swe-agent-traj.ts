@@ -27,7 +27,7 @@ import {
 
 const MessageSchema = z.looseObject({
   role: z.string(),
-  content: z.unknown(),
+  content: z.unknown().optional(),
   extra: z
     .looseObject({
       timestamp: z.number().nullish(),

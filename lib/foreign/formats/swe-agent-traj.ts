@@ -36,7 +36,7 @@ const ToolCallSchema = z.looseObject({
 
 const HistoryMessageSchema = z.looseObject({
   role: z.string(),
-  content: z.unknown(),
+  content: z.unknown().optional(),
   thought: z.string().nullish(),
   action: z.string().nullish(),
   tool_calls: z.array(ToolCallSchema).nullish(),
@@ -47,7 +47,7 @@ type HistoryMessage = z.infer<typeof HistoryMessageSchema>;
 
 const TrajectoryEntrySchema = z.looseObject({
   action: z.string().nullish(),
-  observation: z.unknown(),
+  observation: z.unknown().optional(),
   thought: z.string().nullish(),
   response: z.string().nullish(),
   execution_time: z.number().nullish(),
