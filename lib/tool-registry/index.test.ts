@@ -64,3 +64,10 @@ describe("tool registry", () => {
     expect(pythonFunctionEffect("codex", "read_file")).toBeNull();
   });
 });
+
+describe("MCP tools", () => {
+  it("are described by the tool's own name", () => {
+    expect(toolEffect("claude-code", "mcp__filesystem__read_file")?.effect).toBe("read");
+    expect(toolEffect(null, "mcp__my_server__unknown")).toBeNull();
+  });
+});

@@ -131,8 +131,10 @@ const MERGED = mergedTools().tools;
  */
 export function toolEffect(framework: string | null | undefined, tool: string): ToolDescription | null {
   const own = frameworkTools(framework);
-  const found = own ? lookup(own.tools, tool) : null;
-  return found ?? MERGED.get(tool.toLowerCase()) ?? null;
+  const found = (own ? lookup(own.tools, tool) : null) ?? MERGED.get(tool.toLowerCase()) ?? null;
+  // An MCP server's tool (`mcp__filesystem__read_file`) is described by its own name.
+  const mcp = /^mcp__[^_]+(?:_[^_]+)*__(.+)$/.exec(tool);
+  return found ?? (mcp ? toolEffect(framework, mcp[1]!) : null);
 }
 
 /** A Python function callable inside a code action (smolagents' `read_file`), for the framework or any. */

@@ -151,3 +151,15 @@ describe("a shell tool call and the shell step recorded for it", () => {
     expect(actions.map((a) => `${a.kind}:${a.file}`)).toEqual(["read:pkg/a.py"]);
   });
 });
+
+describe("SWE-agent's typed edit", () => {
+  it("takes the lines up to end_of_edit for text, not for commands", () => {
+    const typed = shell("edit 10:12\n    rm = cat(x)\n    return rm\nend_of_edit");
+    const actions = trajectoryActions([shell("open pkg/a.py"), typed], {
+      framework: "swe-agent",
+      workspaceRoot: "/ws",
+      workspaceFiles: ["pkg/a.py"],
+    });
+    expect(actions.map((a) => `${a.kind}:${a.file}`)).toEqual(["read:pkg/a.py", "write:pkg/a.py"]);
+  });
+});

@@ -579,7 +579,11 @@ class ActionReader {
   }
 
   private shellStep(stepId: string, command: string, workdir: string | null): FileAction[] {
-    const { actions, cwd } = this.shell(stepId, command, this.session.start(workdir));
+    // SWE-agent's `edit 10:12` (and `insert`) take the lines up to `end_of_edit` as text, not commands.
+    const typed = shellCommandTool(this.context.framework, "edit")
+      ? command.replace(/^(edit|insert|append)\b([^\n]*)\n[\s\S]*?^end_of_\1[ \t]*$/gm, "$1$2")
+      : command;
+    const { actions, cwd } = this.shell(stepId, typed, this.session.start(workdir));
     this.session.end(cwd);
     return actions;
   }

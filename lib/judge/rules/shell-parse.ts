@@ -139,9 +139,12 @@ export function prepareScript(script: string): { text: string; heredocs: string[
 const SEPARATORS = new Set(["|", "||", "&&", ";", "&", ";;", "|&"]);
 const REDIRECTS = new Set([">", ">>", "<", ">&", "&>", "<<<", ">|", "<<"]);
 
+/** How much of one command line is parsed (bounded work per step; a here-document may be large). */
+export const MAX_SCRIPT_CHARS = 200_000;
+
 /** Splits a shell script into simple commands, their redirections, pipes and subshells. */
 export function simpleCommands(command: string): SimpleCommand[] {
-  const { text, heredocs } = prepareScript(command);
+  const { text, heredocs } = prepareScript(command.slice(0, MAX_SCRIPT_CHARS));
   let tokens: ParseEntry[];
   try {
     tokens = parseShell(text, (key) => `$${key}`);

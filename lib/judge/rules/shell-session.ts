@@ -13,10 +13,13 @@ import { resolvePath } from "./workspace-paths";
 /** Candidate current directories (absolute), the most likely first; never empty. */
 export type Cwd = readonly string[];
 
-/** The candidates after `cd target` (no target: the home folder, outside the workspace). */
+/**
+ * The candidates after `cd target` (no target: the home folder, outside the workspace). A target
+ * nobody can know (`cd $REPO`, `cd -`) leaves the directory as it was.
+ */
 export function changeDirectory(cwd: Cwd, target: string | undefined): Cwd {
   if (target === "-") return cwd;
-  const moved = cwd.map((dir) => resolvePath(dir, target ?? "~") ?? "~");
+  const moved = cwd.map((dir) => resolvePath(dir, target ?? "~") ?? dir);
   return [...new Set(moved)];
 }
 
