@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeGeminiSession, normalizeGeminiStream, withSessionExitCodes } from "./gemini-cli";
+import { normalizeGeminiSession, normalizeGeminiStream, withSessionResults } from "./gemini-cli";
 import { expectValidSteps, kinds, readFixture, writes } from "./transcript.fixture";
 
 describe("Gemini CLI transcripts", () => {
@@ -14,7 +14,12 @@ describe("Gemini CLI transcripts", () => {
       output: "hello from mock\nhello.txt",
     });
     const session = normalizeGeminiSession(readFixture("gemini-cli/generated_session.jsonl"), "session");
-    expect(withSessionExitCodes(result, session).steps[5]).toMatchObject({ exitCode: 0 });
+    const merged = withSessionResults(result, session);
+    expect(merged.steps[5]).toMatchObject({ exitCode: 0 });
+    // The stream sends no output for write_file; the session has what the model was shown.
+    expect(result.steps[3]).toMatchObject({ kind: "observation", text: "" });
+    expect(merged.steps[3]).toMatchObject({ text: expect.stringContaining("Successfully created") });
+    expect(merged.cwd).toBe("/tmp/research/run/gm_work");
     expect(writes(result)).toEqual(["hello.txt"]);
     expect(result.finalAnswer).toBe("Done: created hello.txt and printed it.");
     expect(result.usage).toMatchObject({ inputTokens: 450, outputTokens: 50 });
@@ -30,5 +35,36 @@ describe("Gemini CLI transcripts", () => {
       isError: false,
     });
     expect(result.sessionId).toBe("39a42a3a-6152-4bf2-9650-36b97fddf577");
+    expect(result.cwd).toBe("/tmp/research/run/gm_work");
+    expect(result.models).toEqual(["gemini-3.1-pro-preview"]);
+  });
+
+  it("reads the one-document session file of earlier versions", () => {
+    const document = {
+      sessionId: "s-1",
+      projectHash: "p",
+      messages: [
+        { id: "m1", type: "user", content: "Show the README" },
+        {
+          id: "m2",
+          type: "gemini",
+          content: "",
+          model: "gemini-2.5-pro",
+          toolCalls: [
+            {
+              id: "read_file-1",
+              name: "read_file",
+              args: { absolute_path: "/w/README.md" },
+              status: "success",
+              result: [{ functionResponse: { id: "read_file-1", name: "read_file", response: { output: "# Demo" } } }],
+            },
+          ],
+        },
+      ],
+    };
+    const result = normalizeGeminiSession(JSON.stringify(document, null, 2), "session.json");
+    expect(kinds(result)).toEqual(["message", "tool_call", "observation"]);
+    expect(result.steps[2]).toMatchObject({ callId: "read_file-1", text: "# Demo", isError: false });
+    expect(result.sessionId).toBe("s-1");
   });
 });

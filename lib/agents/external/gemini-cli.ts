@@ -8,7 +8,10 @@
  * `message` (assistant text arrives in `delta` pieces), `tool_use`, `tool_result`, `error` and a
  * final `result` with stats. The session file has a metadata line, `$set` updates, and records
  * `{id, type: user|gemini|info|error, content, toolCalls, tokens}` where a repeated id replaces
- * the earlier record.
+ * the earlier record (earlier versions wrote one JSON document `{sessionId, messages: [...]}`).
+ * The stream leaves the output of some tools empty (`read_file`, `write_file`) and prints no exit
+ * codes: `withSessionResults` takes both from the session file, where the model's view of each
+ * call is.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -20,6 +23,7 @@ import {
   asRecord,
   asString,
   isoOrUndefined,
+  millisBetween,
   parseJsonLines,
   StepSink,
   type NormalizedTranscript,
@@ -55,7 +59,7 @@ export const geminiCliAdapter: ExternalAgentAdapter = {
     const shownAs = `native/home/${sessionFile}`;
     const text = await readAgentFile(homeDir, sessionFile, shownAs);
     if (text === null) return stream;
-    return withSessionExitCodes(stream, normalizeGeminiSession(text, shownAs));
+    return withSessionResults(stream, normalizeGeminiSession(text, shownAs));
   },
 };
 
@@ -65,7 +69,7 @@ const SHELL_TOOLS = new Set(["run_shell_command"]);
  * `Exit Code: N` in a shell tool's output, as the model saw it (session file; printed only when
  * not 0, so a successful session record without it means 0). The stream's
  * `tool_result` says "success" even for a failing command and prints no code: null there, and
- * `withSessionExitCodes` fills it in from the session file.
+ * `withSessionResults` fills it in from the session file.
  */
 function shellExitCode(output: string): number | null {
   const match = /Exit Code: (-?\d+)/i.exec(output);
@@ -73,11 +77,16 @@ function shellExitCode(output: string): number | null {
 }
 
 export function normalizeGeminiStream(text: string, where: string): NormalizedTranscript {
+  return geminiStreamTranscript(parseJsonLines(text, where));
+}
+
+/** The records of Gemini CLI's `-o stream-json` output as a transcript. */
+export function geminiStreamTranscript(lines: readonly Record<string, unknown>[]): NormalizedTranscript {
   const sink = new StepSink();
   const result = emptyTranscript(sink.steps);
-  const calls = new Map<string, { name: string; parameters: Record<string, unknown> }>();
+  const calls = new Map<string, { name: string; parameters: Record<string, unknown>; timestamp?: string }>();
   let answer: string[] = [];
-  for (const line of parseJsonLines(text, where)) {
+  for (const line of lines) {
     const timestamp = isoOrUndefined(line.timestamp);
     const last = sink.steps.at(-1);
     switch (line.type) {
@@ -103,7 +112,7 @@ export function normalizeGeminiStream(text: string, where: string): NormalizedTr
         const name = asString(line.tool_name) ?? "unknown";
         const callId = asString(line.tool_id);
         const parameters = asRecord(line.parameters);
-        if (callId) calls.set(callId, { name, parameters });
+        if (callId) calls.set(callId, { name, parameters, timestamp });
         sink.push({ kind: "tool_call", tool: name, arguments: parameters, callId, timestamp });
         answer = [];
         break;
@@ -114,6 +123,8 @@ export function normalizeGeminiStream(text: string, where: string): NormalizedTr
         const output =
           asString(line.output) ?? asString(asRecord(line.error).message) ?? (ok ? "" : `tool ${String(line.status)}`);
         const call = callId ? calls.get(callId) : undefined;
+        const took = millisBetween(call?.timestamp, timestamp);
+        const timing = { timestamp, ...(took !== undefined ? { durationMs: took } : {}) };
         if (call && SHELL_TOOLS.has(call.name)) {
           sink.push({
             kind: "shell",
@@ -122,9 +133,9 @@ export function normalizeGeminiStream(text: string, where: string): NormalizedTr
             exitCode: shellExitCode(output),
             timedOut: false,
             output,
-            timestamp,
+            ...timing,
           });
-        } else sink.push({ kind: "observation", callId, text: output, isError: !ok, timestamp });
+        } else sink.push({ kind: "observation", callId, text: output, isError: !ok, ...timing });
         break;
       }
       case "error":
@@ -139,6 +150,13 @@ export function normalizeGeminiStream(text: string, where: string): NormalizedTr
         const stats = asRecord(line.stats);
         result.usage.inputTokens = asNumber(stats.input_tokens);
         result.usage.outputTokens = asNumber(stats.output_tokens);
+        // `init` may name the router ("auto"): the models that answered are those with tokens in the stats.
+        const used = Object.entries(asRecord(stats.models))
+          .map(([model, usage]) => ({ model, tokens: asNumber(asRecord(usage).total_tokens) }))
+          .filter((m) => m.tokens > 0)
+          .sort((a, b) => b.tokens - a.tokens)
+          .map((m) => m.model);
+        if (used.length > 0) result.models = used;
         if (line.status !== "success") {
           result.error =
             `Gemini CLI ended with ${asString(line.status) ?? "an error"}: ${asString(asRecord(line.error).message) ?? ""}`.trim();
@@ -169,19 +187,65 @@ function toolCallOutput(call: Record<string, unknown>): string {
 }
 
 export function normalizeGeminiSession(text: string, where: string): NormalizedTranscript {
+  // Earlier versions wrote the session as one JSON document, later ones as JSON Lines.
+  const document = sessionDocument(text);
+  return geminiSessionTranscript(document ? [document] : parseJsonLines(text, where));
+}
+
+/** The session as one JSON document `{sessionId, messages}`, or null when it is not one. */
+function sessionDocument(text: string): Record<string, unknown> | null {
+  if (!/^\s*\{\s*\n/.test(text) && text.trim().includes("\n")) return null;
+  try {
+    const value = asRecord(JSON.parse(text));
+    return Array.isArray(value.messages) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The context the CLI sends as the chat's first user turn (tagged in later versions). */
+const isSessionContext = (text: string) =>
+  /^\s*(<session_context>|This is the Gemini CLI\. We are setting up the context)/.test(text);
+
+/** The directory the CLI's own session context names first (`Workspace Directories:` or `working in the directory:`). */
+function sessionContextDirectory(text: string): string | null {
+  const match =
+    /Workspace Directories:\**\s*\n\s*-\s*(\S[^\n]*)/.exec(text) ?? /working in the directory:\s*(\S[^\n]*)/.exec(text);
+  return match?.[1]?.trim() ?? null;
+}
+
+/**
+ * The records of a Gemini CLI session file (JSON Lines, or the one document of earlier versions)
+ * as a transcript. `$set.messages` (or a document's `messages`) replaces the record list; a record
+ * whose id repeats replaces the earlier one, in first-seen order. The CLI's own session context
+ * (its first user record) names the workspace and is not a step.
+ */
+export function geminiSessionTranscript(lines: readonly Record<string, unknown>[]): NormalizedTranscript {
   const sink = new StepSink();
   const result = emptyTranscript(sink.steps);
-  // A record id can repeat (the record is rewritten as tool calls complete): the last one wins, in first-seen order.
   const records = new Map<string, Record<string, unknown>>();
-  for (const line of parseJsonLines(text, where)) {
+  const add = (record: unknown) => {
+    const r = asRecord(record);
+    if (typeof r.id === "string" && typeof r.type === "string") records.set(r.id, r);
+  };
+  for (const line of lines) {
     if (typeof line.sessionId === "string") result.sessionId = line.sessionId;
-    if (typeof line.id === "string" && typeof line.type === "string") records.set(line.id, line);
+    const messages = line.messages ?? asRecord(line.$set).messages;
+    if (Array.isArray(messages)) {
+      records.clear();
+      messages.forEach(add);
+    } else add(line);
   }
   for (const record of records.values()) {
     const timestamp = isoOrUndefined(record.timestamp);
     const content = recordText(record.content);
     if (record.type === "user") {
-      sink.push({ kind: "message", role: "user", text: content, timestamp });
+      if (isSessionContext(content)) {
+        result.cwd ??= sessionContextDirectory(content);
+        continue;
+      }
+      // A user record holding only function responses is the tool results, already under their calls.
+      if (content.trim() !== "") sink.push({ kind: "message", role: "user", text: content, timestamp });
       continue;
     }
     if (record.type === "info" || record.type === "error" || record.type === "warning") {
@@ -222,19 +286,29 @@ export function normalizeGeminiSession(text: string, where: string): NormalizedT
   return result;
 }
 
-/** The stream's shell steps with the exit codes the session file recorded for the same calls. */
-export function withSessionExitCodes(
-  stream: NormalizedTranscript,
-  session: NormalizedTranscript,
-): NormalizedTranscript {
+/**
+ * The stream completed from the session file of the same run: the exit codes of its shell steps,
+ * the output of tool calls the stream left empty (`read_file`, `write_file`), the workspace the
+ * session context names, the number of model calls. A call the session does not have keeps what the stream said.
+ */
+export function withSessionResults(stream: NormalizedTranscript, session: NormalizedTranscript): NormalizedTranscript {
   const codes = new Map<string, number | null>();
-  for (const step of session.steps) if (step.kind === "shell" && step.callId) codes.set(step.callId, step.exitCode);
+  const texts = new Map<string, string>();
+  for (const step of session.steps) {
+    if (step.kind === "shell" && step.callId) codes.set(step.callId, step.exitCode);
+    if (step.kind === "observation" && step.callId) texts.set(step.callId, step.text);
+  }
   return {
     ...stream,
-    steps: stream.steps.map((step) =>
-      step.kind === "shell" && step.exitCode === null && step.callId && codes.get(step.callId) != null
-        ? { ...step, exitCode: codes.get(step.callId) ?? null }
-        : step,
-    ),
+    cwd: stream.cwd ?? session.cwd ?? null,
+    models: stream.models.length > 0 ? stream.models : session.models,
+    usage: { ...stream.usage, modelCalls: stream.usage.modelCalls ?? session.usage.modelCalls },
+    steps: stream.steps.map((step) => {
+      if (step.kind === "shell" && step.exitCode === null && step.callId && codes.get(step.callId) != null)
+        return { ...step, exitCode: codes.get(step.callId) ?? null };
+      if (step.kind === "observation" && step.text === "" && step.callId && texts.get(step.callId))
+        return { ...step, text: texts.get(step.callId) ?? "" };
+      return step;
+    }),
   };
 }
