@@ -115,6 +115,11 @@ export function textOf(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Like textOf, but null for an absent value. */
+export function textOrNull(value: unknown): string | null {
+  return value === undefined || value === null ? null : textOf(value);
+}
+
 /**
  * An ISO-8601 time from a log's own: an ISO string (one without an offset is taken as UTC, as
  * OpenHands writes `2025-04-30T16:32:54.707474`), or Unix epoch seconds. Undefined when absent or unreadable.

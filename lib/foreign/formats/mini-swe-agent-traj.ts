@@ -22,6 +22,7 @@ import {
   parseShape,
   stepTimes,
   textOf,
+  textOrNull,
   type UnnumberedStep,
 } from "./json-lines";
 
@@ -190,8 +191,4 @@ function actionResult(
 function instanceFromName(name: string): string | null {
   const match = /^(.+?)\.traj(\.json)?$/.exec(name.split("/").pop() ?? "");
   return match?.[1] ?? null;
-}
-
-function textOrNull(value: unknown): string | null {
-  return value === undefined || value === null ? null : textOf(value);
 }

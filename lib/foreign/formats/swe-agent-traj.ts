@@ -24,6 +24,7 @@ import {
   parseJsonDocument,
   parseShape,
   textOf,
+  textOrNull,
   toolArguments,
   type UnnumberedStep,
 } from "./json-lines";
@@ -324,8 +325,4 @@ function patchOf(traj: Traj, steps: readonly UnnumberedStep[]): string | null {
   if (start === -1) return null;
   const end = text.search(/\n\(Open file: /);
   return `${text.slice(start, end === -1 ? undefined : end).replace(/\n+$/, "")}\n`;
-}
-
-function textOrNull(value: unknown): string | null {
-  return value === undefined || value === null ? null : textOf(value);
 }
