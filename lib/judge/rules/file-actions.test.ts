@@ -93,8 +93,8 @@ describe("trajectoryActions", () => {
       "delete:pkg/b.py",
     ]);
     expect(patchFiles("--- a/pkg/a.py\n+++ b/pkg/a.py\n@@ -1 +1 @@\n--- a/x.py\n+++ /dev/null\n")).toEqual([
-      { path: "pkg/a.py", kind: "write" },
-      { path: "x.py", kind: "delete" },
+      { path: "pkg/a.py", kind: "write", inPlace: true },
+      { path: "x.py", kind: "delete", inPlace: false },
     ]);
   });
 

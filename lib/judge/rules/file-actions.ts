@@ -47,6 +47,8 @@ export interface FileAction {
   file: string | null;
   /** run: the code or command line that ran (for "does it import the target"). */
   code?: string;
+  /** write: the file was edited in place (str_replace, `sed -i`, a patch's update), so it existed before. */
+  inPlace?: boolean;
 }
 
 /** What the reading of a trajectory needs to know about its run. */
@@ -441,22 +443,26 @@ function readerOperands(name: string, args: string[]): string[] {
 }
 
 /** The files named by a patch: Codex's `*** Add/Update/Delete File:` envelope or a unified diff. */
-export function patchFiles(patch: string): { path: string; kind: "write" | "delete" }[] {
-  const found: { path: string; kind: "write" | "delete" }[] = [];
+export function patchFiles(patch: string): { path: string; kind: "write" | "delete"; inPlace: boolean }[] {
+  const found: { path: string; kind: "write" | "delete"; inPlace: boolean }[] = [];
   let minus: string | null = null;
   for (const line of patch.split("\n")) {
     const envelope = /^\*\*\* (Add|Update|Delete) File: (.+?)\s*$/.exec(line);
     const moved = /^\*\*\* Move to: (.+?)\s*$/.exec(line);
-    if (envelope) found.push({ path: envelope[2]!, kind: envelope[1] === "Delete" ? "delete" : "write" });
-    else if (moved) {
+    if (envelope) {
+      const [, verb = "", path = ""] = envelope;
+      found.push({ path, kind: verb === "Delete" ? "delete" : "write", inPlace: verb === "Update" });
+    } else if (moved) {
       const from = found.at(-1);
       if (from) from.kind = "delete";
-      found.push({ path: moved[1]!, kind: "write" });
+      found.push({ path: moved[1]!, kind: "write", inPlace: false });
     } else if (line.startsWith("--- ")) minus = line.slice(4).split("\t")[0]!.trim();
     else if (line.startsWith("+++ ")) {
       const plus = line.slice(4).split("\t")[0]!.trim();
-      if (plus === "/dev/null" && minus) found.push({ path: minus.replace(/^a\//, ""), kind: "delete" });
-      else found.push({ path: plus.replace(/^b\//, ""), kind: "write" });
+      if (plus === "/dev/null" && minus)
+        found.push({ path: minus.replace(/^a\//, ""), kind: "delete", inPlace: false });
+      else
+        found.push({ path: plus.replace(/^b\//, ""), kind: "write", inPlace: minus !== null && minus !== "/dev/null" });
     }
   }
   return found;
@@ -540,19 +546,20 @@ class ActionReader {
     kind: FileAction["kind"],
     written: string,
     cwd: Cwd,
-    options: { glob?: boolean; folders?: boolean } = {},
+    options: { glob?: boolean; folders?: boolean; inPlace?: boolean } = {},
   ): FileAction[] {
+    const mark = options.inPlace && kind === "write" ? { inPlace: true } : {};
     if (options.glob && isGlobPattern(written) && this.files.length > 0) {
       const pattern = resolvePath(cwd[0] ?? this.root, written);
       const relative = pattern === null ? null : relativeToRoot(pattern, this.root);
       const matched = relative === null ? [] : expandGlob(relative, this.files);
-      if (matched.length > 0) return matched.map((file) => ({ stepId, kind, path: file, file }));
+      if (matched.length > 0) return matched.map((file) => ({ stepId, kind, path: file, file, ...mark }));
     }
     const resolved = this.resolve(written, cwd);
     if (options.folders && resolved.file !== null && this.isFolder(resolved.file) && !this.fileSet.has(resolved.file)) {
-      return filesUnder(resolved.file, this.files).map((file) => ({ stepId, kind, path: file, file }));
+      return filesUnder(resolved.file, this.files).map((file) => ({ stepId, kind, path: file, file, ...mark }));
     }
-    return [{ stepId, kind, ...resolved }];
+    return [{ stepId, kind, ...resolved, ...mark }];
   }
 
   step(step: TrajectoryStep): FileAction[] {
@@ -609,7 +616,7 @@ class ActionReader {
       }
       case "patch": {
         const text = stringsOf(args, description.patchArgs)[0] ?? "";
-        return patchFiles(text).flatMap((p) => this.on(stepId, p.kind, p.path, root));
+        return patchFiles(text).flatMap((p) => this.on(stepId, p.kind, p.path, root, { inPlace: p.inPlace }));
       }
       case "read":
       case "search":
@@ -623,7 +630,11 @@ class ActionReader {
         const globs = stringsOf(args, description.globArgs).filter((g) => !paths.includes(g));
         const many = description.globArgs !== undefined && effect === "read";
         const actions = [...paths, ...globs].flatMap((p) =>
-          this.on(stepId, kind, p, root, { glob: many || globs.includes(p), folders: many }),
+          this.on(stepId, kind, p, root, {
+            glob: many || globs.includes(p),
+            folders: many,
+            inPlace: effect === "edit",
+          }),
         );
         // A search shows lines of the files it was pointed at, not of a folder it walked.
         return effect === "search" ? actions.filter((a) => a.file !== null && this.fileSet.has(a.file)) : actions;
@@ -722,11 +733,15 @@ class ActionReader {
     if (name === "git") return done(this.git(stepId, args, cwd, hidden));
     if (name === "apply_patch") {
       const text = command.stdin ?? args.join("\n");
-      return done(patchFiles(text).flatMap((p) => this.on(stepId, p.kind, p.path, cwd)));
+      return done(patchFiles(text).flatMap((p) => this.on(stepId, p.kind, p.path, cwd, { inPlace: p.inPlace })));
     }
     if (name === "patch") return done([{ stepId, kind: "write", path: null, file: null }]);
     if (name === "sed" && args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
-      return done(readerOperands(name, args).flatMap((p) => on("write", p)));
+      return done(
+        readerOperands(name, args).flatMap((p) =>
+          this.on(stepId, "write", p, cwd, { glob: globs.has(p), inPlace: true }),
+        ),
+      );
     }
     if (READERS.has(name)) {
       const listing = name === "grep" && args.some((a) => /^-[a-zA-Z]*l/.test(a)) ? [] : null;
@@ -830,7 +845,8 @@ class ActionReader {
       rest.filter((a) => a !== replace),
     );
     const listedActions = (kind: FileAction["kind"]) => listed.map((file) => this.fileAction(stepId, kind, file));
-    if (name === "sed" && rest.some((a) => /^-[a-zA-Z]*i/.test(a))) return listedActions("write");
+    if (name === "sed" && rest.some((a) => /^-[a-zA-Z]*i/.test(a)))
+      return listedActions("write").map((a) => ({ ...a, inPlace: true }));
     if (READERS.has(name))
       return hidden ? [] : [...operands.flatMap((p) => this.on(stepId, "read", p, cwd)), ...listedActions("read")];
     if (name === "rm") return listedActions("delete");

@@ -179,4 +179,26 @@ describe("File Read: evidence and contracts", () => {
     expect(unread.evidence[0]?.message).toMatch(/pkg\/a\.py.*without being read first/);
     expect(fileRead([], { contract: none, changes: [] }).value).toBe("not_applicable");
   });
+
+  it("without a contract or a diff, checks the files the trajectory edited in place", () => {
+    const none = { mustRead: [], mayChange: [], expectedCreate: [], expectedDelete: [], origin: "none" as const };
+    const noDiff = { contract: none, evidence: { ...evaluationInput().evidence, workspace: "none" as const } };
+    const unread = fileRead([shell("echo x > notes.txt")], noDiff);
+    expect(unread.value).toBe("violated");
+    expect(unread.rationale).toMatch(/pkg\/a\.py/);
+    const edit = call("str_replace_editor", {
+      command: "str_replace",
+      path: "/testbed/pkg/b.py",
+      old_str: "a",
+      new_str: "b",
+    });
+    const read = call("str_replace_editor", { command: "view", path: "/testbed/pkg/b.py" });
+    const both = fileRead([read, edit], {
+      ...noDiff,
+      workspaceRoot: "/testbed",
+      framework: "openhands",
+    });
+    expect(both.value).toBe("violated");
+    expect(both.evidence.map((e) => e.message)).toEqual([expect.stringMatching(/pkg\/a\.py/)]);
+  });
 });

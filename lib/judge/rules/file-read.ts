@@ -106,13 +106,13 @@ function readBeforeActing(input: EvaluationInput): VerdictDraft {
 function readBeforeWrite(input: EvaluationInput): VerdictDraft {
   const actions = actionsOf(input);
   const known = input.evidence.workspace !== "none";
+  // Without a diff or snapshots: the files the trajectory edited in place (or wrote over a set-up file).
+  const existedBefore = (a: PlacedAction) => a.inPlace === true || (a.file !== null && input.setupFiles.has(a.file));
   const changed = known
     ? input.changes.filter((c) => c.kind === "updated").map((c) => c.path)
     : [
         ...new Set(
-          actions
-            .filter((a) => a.kind === "write" && a.file !== null && input.setupFiles.has(a.file))
-            .map((a) => a.file!),
+          actions.filter((a) => a.kind === "write" && a.file !== null && existedBefore(a)).map((a) => a.file!),
         ),
       ];
   if (changed.length === 0) {
@@ -121,7 +121,7 @@ function readBeforeWrite(input: EvaluationInput): VerdictDraft {
       "not_applicable",
       known
         ? "no contract, and the run changed no existing file: nothing had to be read"
-        : "no contract and no record of which files the run changed",
+        : "no contract, and no file the trajectory edited in place: nothing had to be read",
     );
   }
   const unread: { file: string; write: PlacedAction | null }[] = [];
