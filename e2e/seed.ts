@@ -3,7 +3,8 @@
  * synthetic scripted runs (two pages of the runs list) judged by the rule judge, through the same library calls as the CLIs.
  * Two more runs for the run detail page: a long one (over LONG_RUN_STEPS steps, a few of them
  * outside the boundary contract, judged) for the virtualized trajectory, and an empty one (no
- * steps, no changes, never judged) for its empty states. Accounts: `admin` and the annotators
+ * steps, no changes, never judged) for its empty states. Two runs made elsewhere (FOREIGN_LOGS),
+ * read from native logs and judged. Accounts: `admin` and the annotators
  * `ann1`..`ann3` (e2e/auth.ts has their passwords and signs specs in).
  */
 import fs from "node:fs";
@@ -21,6 +22,7 @@ import { bundleFilesOf } from "@/lib/bundle/write";
 import { insertScaleRuns, scaleInstances } from "@/db/queries/synthetic-runs";
 import { scaleRun } from "@/lib/dashboard/scale-runs";
 import { createUser } from "@/db/queries/users";
+import { foreignBundles, readForeignFile } from "@/lib/foreign/import";
 import { hashPassword } from "@/lib/auth/password";
 import { E2E_ACCOUNTS } from "./auth";
 
@@ -31,6 +33,11 @@ const LONG_RUN = { index: 777, seed: 12, steps: LONG_RUN_STEPS };
 const EMPTY_RUN = { index: 778, seed: 12, steps: 0 };
 /** Synthetic scale runs on the sample benchmark: 20 configurations, two judges, for the overview and compare pages. */
 const SCALE_RUNS = 400;
+/** Native logs of other agents, imported as runs made elsewhere. */
+export const FOREIGN_LOGS = [
+  "lib/foreign/formats/fixtures/mini-swe-agent-traj/django__django-16255.traj.json",
+  "lib/foreign/formats/fixtures/unified-diff/format-patch.patch",
+];
 
 const file = databasePathFromEnv();
 for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${file}${suffix}`, { force: true });
@@ -51,6 +58,12 @@ longRun.steps.splice(
   { id: "w3", kind: "shell", command: "cat /etc/hostname", exitCode: 0, output: "sandbox\n", timedOut: false },
 );
 importParsedBundle(db, parseBundle(bundleFilesOf(longRun), "long-run"), { via: "cli" });
+// Runs made elsewhere, read from their native logs (e2e/foreign-runs.spec.ts): judged like ours.
+const foreign = await foreignBundles(await Promise.all(FOREIGN_LOGS.map((log) => readForeignFile(log))), {});
+for (const outcome of foreign) {
+  if (!outcome.ok) throw new Error(`seed: ${outcome.error}`);
+  importParsedBundle(db, outcome.bundle, { via: "cli" });
+}
 const store = evaluationStore(db);
 const judgeId = ensureJudge(db, RULE_JUDGE);
 const judged = await evaluateRuns(store, ruleRunJudge(judgeId, store), runsToEvaluate(db, judgeId), { concurrency: 1 });

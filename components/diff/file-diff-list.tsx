@@ -94,6 +94,14 @@ function DiffBody({
     case "missing":
       return <Note>The contents of this change were not stored with the run (the bundle listed only its hashes).</Note>;
     case "not_kept":
+      // Both hashes unknown: a run made elsewhere whose repo diff names the file without its contents.
+      if (content.beforeSha256 === null && content.afterSha256 === null)
+        return (
+          <Note>
+            Not captured: the run&apos;s repo diff names this file, not its contents (see &quot;Made elsewhere&quot; for
+            the diff; import with --repo to rebuild both versions).
+          </Note>
+        );
       return (
         <Note>
           Too large to keep: the runner recorded only its size and sha256 ({bytes(file.beforeSize)} →{" "}

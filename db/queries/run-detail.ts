@@ -14,7 +14,8 @@ import type { Citation } from "@/lib/judge/schema";
 import { contractMarks } from "@/lib/runs/contract-marks";
 import { decodeText } from "@/lib/runs/file-content";
 import { compareTarget } from "@/lib/runs/target-function";
-import type { RunDetail, RunStep } from "@/lib/runs/types";
+import { FULL_EVIDENCE, REPO_DIFF_MEMBER, type CapturedEvidence, type RunSource } from "@/lib/bundle/schema";
+import type { RunDetail, RunProvenance, RunStep } from "@/lib/runs/types";
 import type { Db } from "../client";
 import * as t from "../schema";
 import type { StoredSetupChange } from "./benchmarks";
@@ -82,6 +83,9 @@ function runHead(db: Db, runId: string) {
       agentName: t.agentConfigs.name,
       framework: t.agentConfigs.framework,
       model: t.agentConfigs.model,
+      source: t.runs.source,
+      evidence: t.runs.evidence,
+      workspaceRoot: t.runs.workspaceRoot,
     })
     .from(t.runs)
     .innerJoin(t.instances, eq(t.instances.id, t.runs.instanceId))
@@ -191,7 +195,7 @@ async function targetOf(
 export async function getRunDetail(db: Db, runId: string, options: RunDetailOptions = {}): Promise<RunDetail | null> {
   const run = runHead(db, runId);
   if (!run) return null;
-  const { setup: _setup, snapshotId: _snapshotId, ...head } = run;
+  const { setup: _setup, snapshotId: _snapshotId, source, evidence, workspaceRoot, ...head } = run;
   const contract = BoundaryContractSchema.parse(run.contract);
   const groundTruth = GroundTruthSchema.parse(run.groundTruth);
   const rows = changeRows(db, runId);
@@ -208,5 +212,32 @@ export async function getRunDetail(db: Db, runId: string, options: RunDetailOpti
     changes: changedFiles(db, runId, rows, options),
     verdicts: runVerdicts(db, runId),
     target: await targetOf(db, run, groundTruth, rows),
+    provenance: source ? provenanceOf(db, runId, source, evidence ?? FULL_EVIDENCE, workspaceRoot) : null,
+  };
+}
+
+/** Characters of a foreign run's repo diff the page carries; the bundle keeps all of it. */
+export const REPO_DIFF_LIMIT = 200_000;
+
+function provenanceOf(
+  db: Db,
+  runId: string,
+  source: RunSource,
+  evidence: CapturedEvidence,
+  workspaceRoot: string | null,
+): RunProvenance {
+  const sha256 = db
+    .select({ sha256: t.runArtifacts.sha256 })
+    .from(t.runArtifacts)
+    .where(and(eq(t.runArtifacts.runId, runId), eq(t.runArtifacts.path, REPO_DIFF_MEMBER)))
+    .get()?.sha256;
+  const data = sha256 ? contentOf(db, sha256) : null;
+  const diff = data === null ? null : data.toString("utf8");
+  return {
+    source,
+    evidence,
+    workspaceRoot,
+    repoDiff: diff === null ? null : diff.slice(0, REPO_DIFF_LIMIT),
+    repoDiffLength: diff?.length ?? 0,
   };
 }

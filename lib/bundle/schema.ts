@@ -32,6 +32,8 @@ export const BUNDLE_MEMBERS = {
 export const CONTENT_DIR = "files/";
 /** `native/**`: the agent's own transcripts and logs, kept verbatim. */
 export const NATIVE_DIR = "native/";
+/** A run made elsewhere: its repo diff as the log held it (the run page shows it; files not captured come from it). */
+export const REPO_DIFF_MEMBER = "native/repo-diff.patch";
 
 export const RunIdSchema = z
   .string()

@@ -20,6 +20,7 @@ import {
   BUNDLE_MEMBERS,
   CONTENT_DIR,
   NATIVE_DIR,
+  REPO_DIFF_MEMBER,
   type CapturedEvidence,
   type ManifestEntry,
   type RunManifest,
@@ -129,6 +130,7 @@ export async function foreignBundle(
   for (const [sha, data] of workspace.contents) files.set(`${CONTENT_DIR}${sha}`, data);
   if (instance) files.set(BUNDLE_MEMBERS.instance, json(instance));
   files.set(`${NATIVE_DIR}${format.id}/${nativeName(file.name)}`, file.data);
+  if (run.patch !== null) files.set(REPO_DIFF_MEMBER, Buffer.from(run.patch));
   return { label, runId, files };
 }
 

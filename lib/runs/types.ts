@@ -1,3 +1,4 @@
+import type { CapturedEvidence, RunSource } from "@/lib/bundle/schema";
 import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
 import type { Citation } from "@/lib/judge/schema";
 import type { ContractMark } from "./marks";
@@ -102,4 +103,16 @@ export interface RunDetail {
   verdicts: RunVerdict[];
   /** Ground truth vs the agent's version of the target function (code generation subtasks only). */
   target: TargetComparison | null;
+  /** A run made elsewhere: where it was read from, what was captured, and its repo diff. */
+  provenance: RunProvenance | null;
+}
+
+/** Where a run made elsewhere came from (the bundle manifest's `source`, `evidence`, `workspaceRoot`). */
+export interface RunProvenance {
+  source: RunSource;
+  evidence: CapturedEvidence;
+  workspaceRoot: string | null;
+  /** The run's repo diff as the log held it (cut at REPO_DIFF_LIMIT characters), or null. */
+  repoDiff: string | null;
+  repoDiffLength: number;
 }

@@ -8,6 +8,7 @@ import { getRunDetail } from "@/db/queries/run-detail";
 import { ContractView } from "@/components/benchmark/contract-view";
 import { CaseStudyPanel } from "@/components/case-studies/case-study-panel";
 import { RunChanges } from "@/components/diff/run-changes";
+import { ProvenancePanel } from "@/components/runs/provenance-panel";
 import { VerdictPanel } from "@/components/runs/verdict-panel";
 import { TrajectoryViewer } from "@/components/trajectory/trajectory-viewer";
 import { safeDecode } from "@/lib/util/decode";
@@ -27,6 +28,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const flagged = run.steps.filter((s) => s.marks.some((m) => m.severity === "violation")).length;
   const sections = [
     { id: "task", label: "Task" },
+    ...(run.provenance ? [{ id: "provenance", label: "Made elsewhere" }] : []),
     { id: "verdicts", label: `Verdicts (${run.verdicts.length})` },
     ...(showCaseStudy ? [{ id: "case-study", label: caseStudy ? "Case study ✓" : "Case study" }] : []),
     { id: "trajectory", label: `Trajectory (${run.steps.length.toLocaleString("en")})` },
@@ -71,6 +73,13 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           </div>
         </div>
       </section>
+
+      {run.provenance ? (
+        <section id="provenance" className="run-section" aria-labelledby="provenance-title">
+          <h2 id="provenance-title">Made elsewhere</h2>
+          <ProvenancePanel provenance={run.provenance} />
+        </section>
+      ) : null}
 
       <section id="verdicts" className="run-section" aria-labelledby="verdicts-title">
         <h2 id="verdicts-title">Verdicts</h2>

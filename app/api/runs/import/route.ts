@@ -1,5 +1,8 @@
 import { getAppDb } from "@/db/app-db";
+import { instanceRef } from "@/db/queries/benchmarks";
 import { importParsedBundle } from "@/db/queries/run-import";
+import { detectFormat, FOREIGN_FORMATS } from "@/lib/foreign/formats";
+import { foreignBundles } from "@/lib/foreign/import";
 import { createImportPool, ImportBusyError, type ImportPool } from "@/lib/bundle/import-pool";
 import { checkBearerToken, archiveKindOfBytes, readBodyCapped } from "@/lib/bundle/import-request";
 import { loadEnv, readLimitsFrom, type Env } from "@/lib/config/env";
@@ -30,9 +33,18 @@ function importPool(env: Env): ImportPool {
 }
 
 /**
- * POST /api/runs/import — remote workers push one run bundle (.tar.gz or .zip) per request.
- * Authorization: Bearer $STUDIO_INGEST_TOKEN. Same validation and transaction as `npm run ingest`;
- * the archive is read and parsed in a worker thread, so pages keep answering meanwhile.
+ * A foreign log read over HTTP is parsed on the page thread (readers are synchronous), so its
+ * body is capped lower than a bundle's; larger logs go through `npm run ingest`.
+ */
+export const MAX_FOREIGN_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * POST /api/runs/import — remote workers push one run bundle (.tar.gz or .zip) per request, or one
+ * native log of another agent or a repo diff (docs/foreign-runs.md): `?format=<id>` forces a reader,
+ * `?format=auto` (or a body that is not an archive) detects it; `?name=` is the file's name,
+ * `?benchmark=` the external benchmark when the log names none. Authorization: Bearer
+ * $STUDIO_INGEST_TOKEN. Same validation and transaction as `npm run ingest`; a bundle archive is
+ * read and parsed in a worker thread, so pages keep answering meanwhile.
  */
 export async function POST(request: Request): Promise<Response> {
   let release: (() => void) | null = null;
@@ -49,9 +61,16 @@ export async function POST(request: Request): Promise<Response> {
       timeoutMs: env.STUDIO_IMPORT_TIMEOUT_SECONDS * 1000,
     });
     const kind = archiveKindOfBytes(data);
-    if (!kind) throw new AppError("INVALID_INPUT", "the body is not a .tar.gz, .tar or .zip archive");
     const url = new URL(request.url);
     const label = (url.searchParams.get("name") ?? "request body").slice(0, 200);
+    const format = url.searchParams.get("format");
+    if (format !== null || !kind) {
+      return await importForeign(data, label, {
+        format: format === null || format === "auto" ? null : format,
+        benchmark: url.searchParams.get("benchmark"),
+        replace: url.searchParams.get("replace") === "1",
+      });
+    }
     const { bundle } = await importPool(env).parse({ data, kind, label, limits });
     const result = importParsedBundle(getAppDb(), bundle, {
       via: "http",
@@ -65,4 +84,46 @@ export async function POST(request: Request): Promise<Response> {
   } finally {
     release?.();
   }
+}
+
+/** Every run of one foreign log: 201 when one went in, 200 when all were already in, 422 when none could be read. */
+async function importForeign(
+  data: Buffer,
+  name: string,
+  options: { format: string | null; benchmark: string | null; replace: boolean },
+): Promise<Response> {
+  if (data.length > MAX_FOREIGN_BODY_BYTES) {
+    throw new AppError(
+      "TOO_LARGE",
+      `a foreign log over HTTP is at most ${MAX_FOREIGN_BODY_BYTES} bytes; import larger ones with npm run ingest`,
+    );
+  }
+  const file = { name, data };
+  if (options.format === null && !detectFormat(file)) {
+    throw new AppError(
+      "INVALID_INPUT",
+      `the body is neither a run bundle archive (.tar.gz, .tar, .zip) nor a log of a known agent (${FOREIGN_FORMATS.map((f) => f.id).join(", ")}); say which with ?format=`,
+    );
+  }
+  const db = getAppDb();
+  const outcomes = await foreignBundles([file], {
+    format: options.format,
+    benchmark: options.benchmark,
+    ourInstance: (id) => instanceRef(db, id),
+  });
+  const runs = outcomes.map((outcome) => {
+    if (!outcome.ok) return { label: outcome.label, error: outcome.error };
+    try {
+      return {
+        label: outcome.label,
+        format: outcome.format,
+        ...importParsedBundle(db, outcome.bundle, { via: "http", replace: options.replace }),
+      };
+    } catch (error) {
+      return { label: outcome.label, error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  const imported = runs.filter((r) => "outcome" in r);
+  const status = imported.length === 0 ? 422 : imported.some((r) => r.outcome !== "unchanged") ? 201 : 200;
+  return Response.json({ runs }, { status });
 }
