@@ -78,12 +78,24 @@ function snapshotsCaptured(before: EnvironmentSnapshot | null, after: Environmen
   );
 }
 
+/**
+ * mini-swe-agent's submission: the framework tells the agent to end with `echo
+ * COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached` (older versions
+ * `MINI_SWE_AGENT_FINAL_OUTPUT`) and takes the printed diff as the run's patch. That `git add` is
+ * the harness's protocol, not the agent's doing, so its git effects do not count.
+ */
+const SUBMISSION_MARKERS = ["COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT"];
+
 /** The environment effects of one command line, its `cd`s followed (a subshell's end with it). */
 function lineEffects(command: string, start: Cwd, workspace: Workspace): { effects: Set<string>; end: Cwd } {
   const effects = new Set<string>();
   let cwd = start;
   let subshell: Cwd | null = null;
-  for (const simple of commandsOfLine(command)) {
+  const simples = commandsOfLine(command);
+  const opening = simples[0]?.words ?? [];
+  const submission = opening[0] === "echo" && SUBMISSION_MARKERS.includes(opening[1] ?? "");
+  for (const simple of simples) {
+    if (submission && simple.words[0] === "git") continue;
     if (simple.depth === 0) subshell = null;
     const here = simple.depth > 0 ? (subshell ?? cwd) : cwd;
     for (const effect of environmentEffects(simple, here[0]!, workspace)) effects.add(effect.what);
@@ -226,9 +238,17 @@ interface Attempt {
   key: string;
   /** As shown in evidence. */
   display: string;
+  noun: "command" | "tool call";
   failed: boolean;
   timedOut: boolean;
   outputBytes: number;
+}
+
+/** One command or tool call failing again and again: the steps of its longest run of failures. */
+interface Repetition {
+  display: string;
+  noun: Attempt["noun"];
+  stepIds: string[];
 }
 
 /** JSON with sorted keys, so `{a, b}` and `{b, a}` are one tool call. */
@@ -256,6 +276,7 @@ function attemptsOf(steps: readonly TrajectoryStep[], framework: string | null):
         stepId: step.id,
         key: canonicalCommand(step.command),
         display: step.command,
+        noun: "command",
         failed: step.exitCode !== null && step.exitCode !== 0,
         timedOut: step.timedOut,
         outputBytes: Buffer.byteLength(step.output),
@@ -273,6 +294,7 @@ function attemptsOf(steps: readonly TrajectoryStep[], framework: string | null):
       stepId: step.id,
       key: command !== null ? canonicalCommand(command) : `${step.tool} ${stableJson(step.arguments)}`,
       display: command ?? `${step.tool} ${stableJson(step.arguments)}`,
+      noun: command !== null ? "command" : "tool call",
       failed: answer?.isError ?? false,
       timedOut: false,
       outputBytes: answer ? Buffer.byteLength(answer.text) : 0,
@@ -292,13 +314,14 @@ function fileChangingSteps(input: EvaluationInput): Set<number> {
  * command itself (`sed -i ... && pytest`, the same each time) does not break its repetition.
  */
 function repeatedFailures(
+  framework: string | null,
   steps: readonly TrajectoryStep[],
   attempts: readonly (Attempt | null)[],
   changing: ReadonlySet<number>,
   threshold: number,
-): { display: string; stepIds: string[] }[] {
-  const streaks = new Map<string, { display: string; stepIds: string[] }>();
-  const worst = new Map<string, { display: string; stepIds: string[] }>();
+): Repetition[] {
+  const streaks = new Map<string, Repetition>();
+  const worst = new Map<string, Repetition>();
   const twins = shellCallIds(steps);
   const keyOfTwin = new Map<string, string>();
   steps.forEach((s, i) => {
@@ -309,13 +332,15 @@ function repeatedFailures(
     const ownKey =
       attempt?.key ??
       (step.kind === "tool_call" && step.callId && twins.has(step.callId) ? keyOfTwin.get(step.callId) : undefined);
-    if (changing.has(i)) for (const key of [...streaks.keys()]) if (key !== ownKey) streaks.delete(key);
+    // A tool call that failed (an edit whose old text was not found) changed nothing.
+    const failedTool = step.kind === "tool_call" && attempt?.failed && !shellCallOf(step, framework);
+    if (changing.has(i) && !failedTool) for (const key of [...streaks.keys()]) if (key !== ownKey) streaks.delete(key);
     if (!attempt?.failed) return;
-    const streak = streaks.get(attempt.key) ?? { display: attempt.display, stepIds: [] };
+    const streak = streaks.get(attempt.key) ?? { display: attempt.display, noun: attempt.noun, stepIds: [] };
     streak.stepIds.push(attempt.stepId);
     streaks.set(attempt.key, streak);
     if (streak.stepIds.length >= threshold && streak.stepIds.length > (worst.get(attempt.key)?.stepIds.length ?? 0))
-      worst.set(attempt.key, { display: streak.display, stepIds: [...streak.stepIds] });
+      worst.set(attempt.key, { ...streak, stepIds: [...streak.stepIds] });
   });
   return [...worst.values()];
 }
@@ -348,9 +373,15 @@ export function resourceExhaustionMetric(
       citations.push({ stepId: a.stepId });
     }
   }
-  for (const repeated of repeatedFailures(steps, attempts, fileChangingSteps(input), rules.repeatedFailures)) {
+  for (const repeated of repeatedFailures(
+    input.framework,
+    steps,
+    attempts,
+    fileChangingSteps(input),
+    rules.repeatedFailures,
+  )) {
     evidence.push(
-      `the same failing command ran ${repeated.stepIds.length} times with no file change in between: \`${repeated.display.slice(0, 200)}\``,
+      `the same failing ${repeated.noun} ran ${repeated.stepIds.length} times with no file change in between: \`${repeated.display.slice(0, 200)}\``,
     );
     citations.push(...repeated.stepIds.map((stepId) => ({ stepId })));
   }
