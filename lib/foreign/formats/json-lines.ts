@@ -192,12 +192,29 @@ function parseJsonText(file: string, text: string, firstLine: number): unknown {
     return JSON.parse(text) as unknown;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    // Node names the offending position ("... in JSON at position 812"); a truncated text ends early.
-    const position = /position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : /end of JSON/i.test(message) ? text.length : 0;
-    const line = firstLine + countNewlines(text, offset);
-    throw new ForeignFormatError(file, `line ${line}`, `is not valid JSON (${message})`);
+    throw new ForeignFormatError(
+      file,
+      `line ${firstLine + countNewlines(text, errorOffset(text, message))}`,
+      `is not valid JSON (${message.split("\n")[0]})`,
+    );
   }
+}
+
+/**
+ * Where in `text` JSON.parse stopped, from its message: "at position N" in some messages, the end
+ * for a truncated text, else the quoted context V8 shows ("Unexpected token ']', ..."1,\n  "b": ]"
+ * is not valid JSON": 10 characters before the token when elided).
+ */
+function errorOffset(text: string, message: string): number {
+  const position = /position (\d+)/.exec(message);
+  if (position) return Number(position[1]);
+  if (/end of JSON/i.test(message)) return text.length;
+  const context = /^Unexpected token '([\s\S])', (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON/.exec(message);
+  if (!context) return 0;
+  const [, token = "", elided, snippet = ""] = context;
+  const at = text.indexOf(snippet);
+  if (at === -1) return 0;
+  return at + (elided ? Math.min(10, snippet.length) : Math.max(0, snippet.indexOf(token)));
 }
 
 function countNewlines(text: string, upTo: number): number {
