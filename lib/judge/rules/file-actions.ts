@@ -504,6 +504,19 @@ function nameGlob(glob: string, ignoreCase: boolean): RegExp {
   return new RegExp(`^${source}$`, ignoreCase ? "i" : "");
 }
 
+/** A command inside a `for` loop with the loop's variable replaced by each of the loop's words. */
+function withLoopWords(command: SimpleCommand, loops: ReadonlyMap<string, { words: string[]; globs: string[] }>) {
+  if (loops.size === 0 || !command.words.some((w) => loops.has(w))) return command;
+  const globs = [...command.globs];
+  const words = command.words.flatMap((w) => {
+    const loop = loops.get(w);
+    if (!loop) return [w];
+    globs.push(...loop.globs);
+    return loop.words;
+  });
+  return { ...command, words, globs };
+}
+
 /** Reads one trajectory step by step, keeping the shell sessions' state. */
 class ActionReader {
   readonly root: string;
@@ -658,10 +671,19 @@ class ActionReader {
     const actions: FileAction[] = [];
     const stack: Cwd[] = [start];
     let listing: string[] | null = null;
-    for (const command of simpleCommands(script)) {
-      while (stack.length > command.depth + 1) stack.pop();
-      while (stack.length < command.depth + 1) stack.push(stack.at(-1)!);
+    const loops = new Map<string, { words: string[]; globs: string[] }>();
+    for (const parsed of simpleCommands(script)) {
+      while (stack.length > parsed.depth + 1) stack.pop();
+      while (stack.length < parsed.depth + 1) stack.push(stack.at(-1)!);
       const cwd = stack.at(-1)!;
+      // `for f in pkg/*.py; do cat $f; done`: the loop's variable stands for each of its words.
+      const [keyword, variable = "", inWord] = parsed.words;
+      if (keyword === "for" && inWord === "in") {
+        const words = parsed.words.slice(3);
+        loops.set(`$${variable}`, { words, globs: parsed.globs.filter((g) => words.includes(g)) });
+        continue;
+      }
+      const command = withLoopWords(parsed, loops);
       const piped = command.joinedBy === "|" ? listing : null;
       const result = this.simpleCommand(stepId, command, cwd, piped);
       actions.push(...result.actions);

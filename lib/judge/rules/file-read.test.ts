@@ -202,3 +202,10 @@ describe("File Read: evidence and contracts", () => {
     expect(both.evidence.map((e) => e.message)).toEqual([expect.stringMatching(/pkg\/a\.py/)]);
   });
 });
+
+describe("File Read: shell control flow", () => {
+  it("reads through a for loop over a glob, and commands after then / do", () => {
+    expect(value([shell('for f in pkg/*.py; do echo $f; cat "$f"; done')])).toBe("not_violated");
+    expect(value([shell("if [ -f pkg/a.py ]; then cat pkg/a.py; fi")])).toBe("not_violated");
+  });
+});

@@ -35,13 +35,33 @@ export function quoteWords(words: string[]): string {
   return words.map((w) => (/^[\w./=-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" ");
 }
 
-/** `FOO=1 timeout 60 env X=2 sudo python x.py` runs `python x.py`: drop assignments and wrapper commands. */
+/** Words before a command that do not change what it is: wrappers, and the shell's keywords (`do cat x`, `then rm y`). */
+const WRAPPERS = new Set([
+  "env",
+  "nice",
+  "time",
+  "nohup",
+  "command",
+  "exec",
+  "builtin",
+  "if",
+  "then",
+  "else",
+  "elif",
+  "while",
+  "until",
+  "do",
+  "!",
+  "{",
+]);
+
+/** `FOO=1 timeout 60 env X=2 sudo python x.py` runs `python x.py`: drop assignments, wrappers and keywords. */
 export function unwrap(words: string[]): string[] {
   let rest = words;
   for (;;) {
     const [first = "", second = ""] = rest;
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) rest = rest.slice(1);
-    else if (["env", "nice", "time", "nohup", "command", "exec", "builtin"].includes(first)) rest = rest.slice(1);
+    else if (WRAPPERS.has(first)) rest = rest.slice(1);
     else if (first === "sudo") {
       rest = rest.slice(1);
       while (rest[0]?.startsWith("-")) rest = rest.slice(1);
