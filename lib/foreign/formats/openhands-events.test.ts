@@ -86,6 +86,43 @@ describe("OpenHands event list", () => {
     expect(run.task.prompt).toContain("Fix the bug in pkg/core.py.");
   });
 
+  it("names an LLM-based edit without a command edit_file, with its content and range", () => {
+    const events = [
+      {
+        id: 1,
+        source: "agent",
+        action: "edit",
+        args: {
+          path: "/workspace/a.py",
+          content: "x = 1\n",
+          start: 1,
+          end: -1,
+          thought: "",
+          impl_source: "llm_based_edit",
+        },
+      },
+      {
+        id: 2,
+        source: "agent",
+        cause: 1,
+        observation: "edit",
+        content: "--- a.py\n+++ a.py",
+        extras: { path: "/workspace/a.py" },
+      },
+    ];
+    const run = onlyRun(textFile("llm-edit.json", JSON.stringify(events)));
+    expect(run.steps).toMatchObject([
+      {
+        kind: "tool_call",
+        tool: "edit_file",
+        callId: "event-1",
+        arguments: { path: "/workspace/a.py", content: "x = 1\n", start: 1, end: -1 },
+      },
+      { kind: "observation", callId: "event-1", isError: false },
+    ]);
+    expect(run.exitReason).toBe("cancelled");
+  });
+
   it("detects an event list by its content, not an evaluation output line or another JSON array", () => {
     expect(openhandsEvents.detect(handmade)).toBe(true);
     expect(openhandsEvents.detect(fixtureFile("openhands-output/output.jsonl"))).toBe(false);

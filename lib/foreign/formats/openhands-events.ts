@@ -88,6 +88,12 @@ const DEFAULT_TOOL: Record<string, string> = {
   browse_interactive: "browser",
 };
 
+/** The tool an action came from when the event does not say: an edit without `command` is the LLM-based `edit_file`. */
+function defaultTool(action: string, args: Record<string, unknown>): string {
+  if (action === "edit" && (typeof args.command !== "string" || args.command === "")) return "edit_file";
+  return DEFAULT_TOOL[action] ?? action;
+}
+
 export const OPENHANDS_DEFAULT_ROOT = "/workspace";
 
 /** What the event list says about its run, besides the steps. */
@@ -157,7 +163,7 @@ export function readOpenhandsEvents(value: unknown, file: string, where: string 
     }
     steps.push({
       kind: "tool_call",
-      tool: event.tool_call_metadata?.function_name ?? DEFAULT_TOOL[action] ?? action,
+      tool: event.tool_call_metadata?.function_name ?? defaultTool(action, args),
       arguments: modelArguments(event) ?? rebuiltArguments(action, args),
       ...at(timestamp),
       ...(callId === undefined ? {} : { callId }),

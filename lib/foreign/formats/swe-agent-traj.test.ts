@@ -58,6 +58,28 @@ describe("SWE-agent trajectory", () => {
     ]);
   });
 
+  it("reads a history from before 1.0: agent primary, observations as plain user messages", () => {
+    const history = [
+      { role: "system", content: "SETTING: ...", agent: "primary" },
+      { role: "user", content: "ISSUE: fix f", agent: "primary" },
+      { role: "assistant", content: "Look.\n```\nls -a\n```", thought: "Look.", action: "ls -a\n", agent: "primary" },
+      { role: "user", content: "a.py\n(Open file: n/a)\n(Current directory: /pkg__pkg)\nbash-$", agent: "primary" },
+    ];
+    const file = textFile(
+      "pkg__pkg-1.traj",
+      JSON.stringify({ environment: "swe_main", trajectory: [], history, info: { exit_status: "exit_cost" } }),
+    );
+    expect(sweAgentTraj.detect(file)).toBe(true);
+    const run = onlyRun(file);
+    expect(run.steps.map((s) => s.kind)).toEqual(["message", "message", "message", "shell"]);
+    expect(run.steps[3]).toMatchObject({ command: "ls -a", output: expect.stringMatching(/^a\.py\n/) });
+    expect(run).toMatchObject({
+      workspaceRoot: "/pkg__pkg",
+      exitReason: "step_limit",
+      task: { instanceId: "pkg__pkg-1" },
+    });
+  });
+
   it("says how the run stopped from info.exit_status", () => {
     expect(
       ["submitted", "submitted (exit_cost)", "exit_context", "exit_total_execution_time"].map((s) => exitReasonOf(s)),

@@ -91,7 +91,7 @@ export const sweAgentTraj: ForeignFormat = {
     const text = probe.head + probe.tail;
     return (
       /"(trajectory|history)"\s*:\s*\[/.test(probe.head) &&
-      /"(execution_time|message_type|swe_agent_version)"\s*:|"agent"\s*:\s*"main"/.test(text)
+      /"(execution_time|message_type|swe_agent_version)"\s*:|"agent"\s*:\s*"(main|primary)"/.test(text)
     );
   },
   read(file: ForeignFile): ForeignRun[] {
@@ -164,8 +164,11 @@ function stepsFromHistory(
   const pendingCalls: string[] = [];
   for (const message of history) {
     const text = textOf(message.content);
-    // The task comes as a user "observation" before any action: only an action's answer is an observation.
-    if (message.role === "tool" || (message.message_type === "observation" && pendingCalls.length > 0)) {
+    // The task comes as a user "observation" before any action: only an action's answer is an
+    // observation. Releases before 1.0 mark nothing: a user message while an action waits is its answer.
+    const answersAction =
+      message.role === "user" && pendingCalls.length > 0 && (message.message_type ?? "observation") === "observation";
+    if (message.role === "tool" || answersAction) {
       const named = message.tool_call_ids?.[0];
       const callId = named !== undefined && pendingCalls.includes(named) ? named : pendingCalls[0];
       if (callId !== undefined) pendingCalls.splice(pendingCalls.indexOf(callId), 1);
