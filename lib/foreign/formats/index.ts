@@ -6,6 +6,13 @@
  * `--format ID` forces one.
  */
 import type { ForeignFile, ForeignFormat } from "../types";
+import { agnoRunOutput } from "./agno-run-output";
+import { codexExec } from "./codex-exec";
+import { codexRollout } from "./codex-rollout";
+import { geminiCliSession } from "./gemini-cli-session";
+import { geminiCliStream } from "./gemini-cli-stream";
+import { smolagentsMemory } from "./smolagents-memory";
+import { sweAgentTraj } from "./swe-agent-traj";
 import { claudeCodeSession } from "./claude-code-session";
 import { claudeCodeStream } from "./claude-code-stream";
 import { miniSweAgentPreds } from "./mini-swe-agent-preds";
@@ -18,10 +25,17 @@ import { unifiedDiff } from "./unified-diff";
 export const FOREIGN_FORMATS: readonly ForeignFormat[] = [
   openhandsOutput,
   openhandsEvents,
+  sweAgentTraj,
   miniSweAgentTraj,
   miniSweAgentPreds,
   claudeCodeStream,
   claudeCodeSession,
+  codexExec,
+  codexRollout,
+  geminiCliStream,
+  geminiCliSession,
+  smolagentsMemory,
+  agnoRunOutput,
   sweBenchPredictions,
   unifiedDiff,
 ];
