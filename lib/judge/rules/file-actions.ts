@@ -525,6 +525,8 @@ class ActionReader {
   private readonly session: ShellSession;
   /** callIds of the shell tool calls read so far. */
   private readonly shellCalls = new Set<string>();
+  /** Python scripts the agent wrote with their whole content (here-document, file tool), by absolute path. */
+  private readonly scripts = new Map<string, string>();
 
   constructor(
     private readonly context: ActionContext,
@@ -642,6 +644,8 @@ class ActionReader {
         if (description.opensFile && paths[0]) this.session.openFile = paths[0];
         const globs = stringsOf(args, description.globArgs).filter((g) => !paths.includes(g));
         const many = description.globArgs !== undefined && effect === "read";
+        const content = stringsOf(args, ["content", "file_text", "contents"])[0];
+        if (effect === "write" && content !== undefined && paths[0]) this.keepScript(paths[0], root, content);
         const actions = [...paths, ...globs].flatMap((p) =>
           this.on(stepId, kind, p, root, {
             glob: many || globs.includes(p),
@@ -700,6 +704,10 @@ class ActionReader {
     piped: string[] | null,
   ): { actions: FileAction[]; listing: string[] | null; cwd?: Cwd } {
     const actions: FileAction[] = [];
+    const [first = ""] = unwrap(command.words);
+    const target = command.redirects.find((r) => (r.op === ">" || r.op === ">|") && (r.fd === undefined || r.fd === 1));
+    if (command.stdin !== null && target && (first === "cat" || first === "tee"))
+      this.keepScript(target.target, cwd, command.stdin);
     for (const r of command.redirects) {
       if (r.target.startsWith("/dev/") || (r.op === ">&" && /^\d$/.test(r.target))) continue;
       actions.push(...this.on(stepId, r.op === "<" ? "read" : "write", r.target, cwd));
@@ -791,6 +799,12 @@ class ActionReader {
     return done([]);
   }
 
+  /** Remembers a Python script written whole, for when it is run (`cat > x.py <<EOF`, then `python x.py`). */
+  private keepScript(written: string, cwd: Cwd, content: string): void {
+    const absolute = written.endsWith(".py") ? resolvePath(cwd[0] ?? this.root, written) : null;
+    if (absolute) this.scripts.set(absolute, content.slice(0, MAX_CODE_CHARS));
+  }
+
   private fileAction(stepId: string, kind: FileAction["kind"], file: string): FileAction {
     return { stepId, kind, path: file, file };
   }
@@ -809,7 +823,12 @@ class ActionReader {
       return [...this.python(stepId, code, cwd), { stepId, kind: "run", path: null, file: null, code }];
     }
     const target = script ? this.resolve(script, cwd) : null;
-    return [{ stepId, kind: "run", path: target?.path ?? null, file: target?.file ?? null, code: line }];
+    const absolute = script ? resolvePath(cwd[0] ?? this.root, script) : null;
+    const content = absolute ? this.scripts.get(absolute) : undefined;
+    const run: FileAction = { stepId, kind: "run", path: target?.path ?? null, file: target?.file ?? null, code: line };
+    return content === undefined
+      ? [run]
+      : [...this.python(stepId, content, cwd), { ...run, code: `${line}\n${content}` }];
   }
 
   /** `git show REV:path` and `git cat-file -p REV:path` read a file's content; restoring or stashing changes the workspace. */

@@ -209,3 +209,25 @@ describe("File Read: shell control flow", () => {
     expect(value([shell("if [ -f pkg/a.py ]; then cat pkg/a.py; fi")])).toBe("not_violated");
   });
 });
+
+describe("File Read: scripts the agent wrote, then ran", () => {
+  it("reads what a script written by here-document opens when it runs", () => {
+    const write = shell("cat > /tmp/peek.py <<'EOF'\nprint(open('pkg/a.py').read())\nEOF");
+    expect(value([write, shell("python3 /tmp/peek.py")])).toBe("not_violated");
+    expect(value([write])).toBe("violated");
+  });
+
+  it("reads what a script written through a file tool opens when it runs", () => {
+    const write = call("str_replace_editor", {
+      command: "create",
+      path: "/tmp/peek.py",
+      file_text: "import os\nprint(open(os.path.join('pkg', 'a.py')).read())\n",
+    });
+    expect(
+      value([write, call("execute_bash", { command: "python /tmp/peek.py" })], {
+        framework: "openhands",
+        workspaceRoot: "/testbed",
+      }),
+    ).toBe("not_violated");
+  });
+});
