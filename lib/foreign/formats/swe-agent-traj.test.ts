@@ -80,6 +80,19 @@ describe("SWE-agent trajectory", () => {
     });
   });
 
+  it("puts the repository of a GitHub URL or a local path where SWE-agent does", () => {
+    const base = JSON.parse(typed.data.toString()) as { replay_config: string };
+    const config = JSON.parse(base.replay_config) as { env: { repo: unknown } };
+    const rootWith = (repo: unknown): string | null => {
+      const replay = JSON.stringify({ ...config, env: { ...config.env, repo } });
+      return onlyRun(textFile("x.traj", JSON.stringify({ ...base, replay_config: replay }))).workspaceRoot;
+    };
+    expect(rootWith({ github_url: "https://github.com/SWE-agent/test-repo", type: "github" })).toBe(
+      "/SWE-agent__test-repo",
+    );
+    expect(rootWith({ path: "/home/me/src/project/", type: "local" })).toBe("/project");
+  });
+
   it("says how the run stopped from info.exit_status", () => {
     expect(
       ["submitted", "submitted (exit_cost)", "exit_context", "exit_total_execution_time"].map((s) => exitReasonOf(s)),

@@ -292,17 +292,36 @@ function replayConfig(raw: unknown): ReplayConfig {
   const config = (typeof raw === "string" ? toolArguments(raw) : raw) as {
     agent?: { model?: { name?: unknown } };
     problem_statement?: { id?: unknown; type?: unknown };
-    env?: { repo?: { repo_name?: unknown; path?: unknown }; deployment?: { image?: unknown } };
+    env?: { repo?: { repo_name?: unknown; github_url?: unknown; path?: unknown }; deployment?: { image?: unknown } };
   } | null;
   if (typeof config !== "object" || config === null) return {};
   const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
   return {
     model: text(config.agent?.model?.name),
     instanceId: text(config.problem_statement?.id),
-    repoName: text(config.env?.repo?.repo_name),
+    repoName: repoNameOf(config.env?.repo),
     image: text(config.env?.deployment?.image),
     problemStatementType: text(config.problem_statement?.type),
   };
+}
+
+/**
+ * The folder SWE-agent puts the repository in, `/<repo_name>`: named by a pre-existing repo
+ * (`testbed` in SWE-bench images), `owner__name` for a GitHub URL, the base name of a local path.
+ */
+function repoNameOf(
+  repo: { repo_name?: unknown; github_url?: unknown; path?: unknown } | undefined,
+): string | undefined {
+  if (typeof repo?.repo_name === "string" && repo.repo_name !== "") return repo.repo_name;
+  if (typeof repo?.github_url === "string") {
+    const name = repo.github_url
+      .replace(/^https?:\/\/github\.com\//, "")
+      .replace(/\.git$/, "")
+      .replace(/\/+$/, "");
+    return name === "" ? undefined : name.replaceAll("/", "__");
+  }
+  if (typeof repo?.path === "string") return repo.path.replace(/\/+$/, "").split("/").pop() || undefined;
+  return undefined;
 }
 
 /** The first `(Current directory: /x)` SWE-agent's prompt prints after an observation. */
