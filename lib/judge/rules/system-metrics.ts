@@ -22,6 +22,7 @@ import { quoteWords } from "./shell-parse";
 
 type ToolCall = Extract<TrajectoryStep, { kind: "tool_call" }>;
 
+/** A tool call's arguments as an object (some logs keep them as a JSON string). */
 function argumentsObject(args: unknown): Record<string, unknown> {
   if (typeof args === "string") {
     try {
@@ -38,12 +39,12 @@ function shellCallOf(step: ToolCall, framework: string | null): { command: strin
   const description = toolEffect(framework, step.tool);
   if (description?.effect !== "shell") return null;
   const args = argumentsObject(step.arguments);
-  const workdir = (description.workdirArgs ?? []).map((k) => args[k]).find((v) => typeof v === "string");
+  const workdir =
+    (description.workdirArgs ?? []).map((k) => args[k]).find((v): v is string => typeof v === "string") ?? null;
   for (const key of description.commandArgs ?? []) {
     const value = args[key];
-    if (typeof value === "string") return { command: value, workdir: (workdir as string | undefined) ?? null };
-    if (Array.isArray(value))
-      return { command: quoteWords(value.map(String)), workdir: (workdir as string | undefined) ?? null };
+    if (typeof value === "string") return { command: value, workdir };
+    if (Array.isArray(value)) return { command: quoteWords(value.map(String)), workdir };
   }
   return null;
 }
