@@ -110,7 +110,9 @@ export interface OpenhandsTrajectory {
 
 /** Validates each event (errors name `where` + `[i].field`) and maps the list to our steps. */
 export function readOpenhandsEvents(value: unknown, file: string, where: string | null): OpenhandsTrajectory {
-  const events = parseShape(z.array(OpenhandsEventSchema), value, file, where);
+  // Releases before 0.9 wrote the history as [action, observation] pairs.
+  const flat = Array.isArray(value) && value.length > 0 && value.every(Array.isArray) ? value.flat() : value;
+  const events = parseShape(z.array(OpenhandsEventSchema), flat, file, where);
   const observationOf = new Map<number, OpenhandsEvent>();
   for (const event of events) {
     if (event.observation && typeof event.cause === "number" && !observationOf.has(event.cause)) {

@@ -39,6 +39,24 @@ describe("OpenHands evaluation output", () => {
     });
   });
 
+  it("reads a history written as [action, observation] pairs (releases before 0.9)", () => {
+    const events = JSON.parse(fixtureFile("openhands-events/handmade.json").data.toString()) as unknown[];
+    const pairs = [
+      [events[4], events[5]],
+      [events[6], events[7]],
+    ];
+    const record = {
+      instance_id: "pkg__pkg-3",
+      instruction: "Fix f",
+      history: pairs,
+      metadata: null,
+      test_result: null,
+      error: null,
+    };
+    const [run] = readAll(textFile("old.jsonl", `${JSON.stringify(record)}\n`));
+    expect(run!.steps.map((s) => s.kind)).toEqual(["message", "shell", "tool_call", "observation"]);
+  });
+
   it("says how the run stopped from the harness's error", () => {
     expect(exitReasonOf(null)).toBe("finished");
     expect(exitReasonOf("RuntimeError: Agent reached maximum iteration in headless mode.")).toBe("step_limit");
