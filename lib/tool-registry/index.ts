@@ -21,6 +21,7 @@ import { SWE_AGENT_TOOLS } from "./swe-agent";
 import type { FrameworkTools, ToolDescription } from "./types";
 
 export type { FrameworkTools, ToolDescription, ToolEffect } from "./types";
+export { fileActionOf } from "./types";
 
 export const FRAMEWORKS: readonly FrameworkTools[] = [
   BUILTIN_TOOLS,

@@ -9,6 +9,14 @@
 export type ToolEffect =
   "read" | "write" | "edit" | "delete" | "shell" | "python" | "search" | "list" | "patch" | "other";
 
+/** The file action of a file tool's effect: what it does to the files its path arguments name. */
+export function fileActionOf(effect: ToolEffect): "read" | "write" | "delete" | null {
+  if (effect === "read" || effect === "search") return "read";
+  if (effect === "write" || effect === "edit") return "write";
+  if (effect === "delete") return "delete";
+  return null;
+}
+
 export interface ToolDescription {
   effect: ToolEffect;
   /** Arguments holding a file path, or a list of paths (every one present is used). */

@@ -35,6 +35,14 @@ export function quoteWords(words: string[]): string {
   return words.map((w) => (/^[\w./=-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" ");
 }
 
+/** An argv list as a command line; `["bash", "-lc", script]` is the script itself. */
+export function argvCommand(argv: string[]): string {
+  const [program = "", flag = "", script] = argv;
+  if (/^(ba|z|da)?sh$/.test(program.split("/").at(-1) ?? "") && /^-\w*c$/.test(flag) && script !== undefined)
+    return script;
+  return quoteWords(argv);
+}
+
 /** Words before a command that do not change what it is: wrappers, and the shell's keywords (`do cat x`, `then rm y`). */
 const WRAPPERS = new Set([
   "env",
