@@ -1,0 +1,330 @@
+/**
+ * Inspect AI logs written as JSON (`inspect eval --log-format json`): one `EvalLog` document,
+ * `{version, status, eval: EvalSpec{task, model, dataset{name}, packages}, plan, results, stats,
+ * error, samples: [EvalSample]}`, each sample `{id, epoch, input, messages: [ChatMessage], events,
+ * output, scores, metadata, model_usage, error, limit, attachments}`. The schema is Inspect's own
+ * (inspect_ai/log/_log.py: EvalLog, EvalSpec, EvalSample; inspect_ai/model/_chat_message.py:
+ * ChatMessageSystem/User/Assistant/Tool, ToolCall{id, function, arguments}, ToolCallError; events
+ * in inspect_ai/log/_transcript.py: ToolEvent, SandboxEvent, span_begin). The `.eval` zip holds
+ * the same objects (inspect-eval.ts); this module maps them for both:
+ * - one run per sample; framework "inspect", the model from `eval.model` (`openai/gpt-4o`);
+ * - messages in order: text → message steps, reasoning → "(thinking)" messages, each tool call →
+ *   a `tool_call` (Inspect's tool name and arguments), answered by the tool message: a `shell`
+ *   step for `bash` when the exit code is known (the sandbox `exec` event inside that tool call's
+ *   span), else an `observation` (isError when the message has an `error`);
+ * - `attachment://` references (large texts stored once per sample) are resolved;
+ * - the patch from a score's `metadata.model_patch` (inspect_evals' SWE-bench scorer), the
+ *   workspace `/testbed` for SWE-bench tasks (their images' working directory).
+ */
+import { z } from "zod";
+import type { ExitReason } from "@/lib/bundle/schema";
+import { ForeignFormatError, type ForeignFile, type ForeignFormat, type ForeignRun } from "../types";
+import {
+  benchmarkFromNames,
+  contentProbe,
+  count,
+  durationBetween,
+  fieldPath,
+  isoTime,
+  numberSteps,
+  parseJsonDocument,
+  parseShape,
+  stepTimes,
+  type UnnumberedStep,
+} from "./json-lines";
+import { providerOf } from "./openhands-events";
+
+const ToolCallSchema = z.looseObject({ id: z.string(), function: z.string(), arguments: z.unknown() });
+const ContentSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
+const ChatMessageSchema = z.looseObject({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: ContentSchema,
+  tool_calls: z.array(ToolCallSchema).nullish(),
+  tool_call_id: z.string().nullish(),
+  function: z.string().nullish(),
+  error: z.looseObject({ type: z.string().nullish(), message: z.string() }).nullish(),
+});
+type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+const EventSchema = z.looseObject({
+  event: z.string(),
+  timestamp: z.string().nullish(),
+  span_id: z.string().nullish(),
+});
+type InspectEvent = z.infer<typeof EventSchema>;
+
+export const EvalSampleSchema = z.looseObject({
+  id: z.union([z.string(), z.number()]),
+  epoch: z.number().int().default(1),
+  input: z.union([z.string(), z.array(ChatMessageSchema)]),
+  messages: z.array(ChatMessageSchema),
+  events: z.array(EventSchema).nullish(),
+  scores: z.record(z.string(), z.looseObject({ metadata: z.record(z.string(), z.unknown()).nullish() })).nullish(),
+  model_usage: z
+    .record(z.string(), z.looseObject({ input_tokens: z.number().nullish(), output_tokens: z.number().nullish() }))
+    .nullish(),
+  error: z.looseObject({ message: z.string() }).nullish(),
+  limit: z.looseObject({ type: z.string() }).nullish(),
+  attachments: z.record(z.string(), z.string()).nullish(),
+});
+export type EvalSample = z.infer<typeof EvalSampleSchema>;
+
+export const EvalSpecSchema = z.looseObject({
+  task: z.string(),
+  model: z.string(),
+  created: z.string().nullish(),
+  dataset: z.looseObject({ name: z.string().nullish() }).nullish(),
+  packages: z.record(z.string(), z.string()).nullish(),
+});
+export type EvalSpec = z.infer<typeof EvalSpecSchema>;
+
+/** The log without its samples: what a `.eval` zip keeps in `header.json`. */
+export const EvalHeaderSchema = z.looseObject({
+  version: z.number().int(),
+  status: z.string().nullish(),
+  eval: EvalSpecSchema,
+});
+const EvalLogSchema = EvalHeaderSchema.extend({ samples: z.array(z.unknown()).nullish() });
+
+/** `sample.limit.type` → why the run stopped. */
+const LIMIT_EXIT: Record<string, ExitReason> = {
+  message: "step_limit",
+  token: "step_limit",
+  context: "step_limit",
+  cost: "step_limit",
+  time: "timeout",
+  working: "timeout",
+  operator: "cancelled",
+};
+
+/** One sample of an Inspect log, checked, with the file name and where it is (for errors). */
+export function parseSample(value: unknown, file: string, where: string): EvalSample {
+  return parseShape(EvalSampleSchema, value, file, where);
+}
+
+/** The runs of one Inspect log: its header and its samples, in order. */
+export function inspectRuns(header: z.infer<typeof EvalHeaderSchema>, samples: readonly EvalSample[]): ForeignRun[] {
+  return samples.map((sample, index) => sampleRun(header, sample, index));
+}
+
+function sampleRun(header: z.infer<typeof EvalHeaderSchema>, sample: EvalSample, index: number): ForeignRun {
+  const spec = header.eval;
+  const resolve = attachmentResolver(sample.attachments ?? {});
+  const tools = toolTimings(sample.events ?? []);
+  const steps = numberSteps(messageSteps(sample.messages, resolve, tools));
+  const benchmark = benchmarkFromNames([spec.dataset?.name, spec.task]) ?? spec.task.replace(/^.*\//, "");
+  const eventTimes = (sample.events ?? []).flatMap((e) => isoTime(e.timestamp) ?? []).sort();
+  const fromSteps = stepTimes(steps);
+  const usage = Object.values(sample.model_usage ?? {});
+  const modelEvents = (sample.events ?? []).filter((e) => e.event === "model").length;
+  const limit = sample.limit?.type ?? null;
+  return {
+    index,
+    formatVersion: String(header.version),
+    task: { benchmark, instanceId: String(sample.id), prompt: inputText(sample.input, resolve) },
+    agent: {
+      framework: "inspect",
+      frameworkVersion: spec.packages?.inspect_ai ?? null,
+      model: spec.model,
+      provider: providerOf(spec.model),
+    },
+    steps,
+    hasTrajectory: true,
+    patch: modelPatch(sample),
+    workspaceRoot: /swe[-_]?bench/i.test(`${spec.task} ${spec.dataset?.name ?? ""}`) ? "/testbed" : null,
+    status: sample.error ? "failed" : "completed",
+    exitReason: sample.error ? "error" : limit !== null ? (LIMIT_EXIT[limit] ?? "error") : "finished",
+    error: sample.error?.message ?? (limit !== null ? `Inspect ${limit} limit reached` : null),
+    startedAt: eventTimes[0] ?? fromSteps.startedAt ?? isoTime(spec.created) ?? null,
+    finishedAt: eventTimes.at(-1) ?? fromSteps.finishedAt ?? null,
+    usage: {
+      modelCalls: modelEvents || sample.messages.filter((m) => m.role === "assistant").length,
+      inputTokens: usage.reduce((sum, u) => sum + count(u.input_tokens), 0),
+      outputTokens: usage.reduce((sum, u) => sum + count(u.output_tokens), 0),
+      costUsd: null,
+    },
+  };
+}
+
+type Resolve = (text: string) => string;
+
+/** Inspect stores long texts once per sample as `attachment://<hash>`; the reference becomes its text. */
+function attachmentResolver(attachments: Record<string, string>): Resolve {
+  return (text) => (text.startsWith("attachment://") ? (attachments[text.slice(13)] ?? text) : text);
+}
+
+function resolveDeep(value: unknown, resolve: Resolve): unknown {
+  if (typeof value === "string") return resolve(value);
+  if (Array.isArray(value)) return value.map((v) => resolveDeep(v, resolve));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveDeep(v, resolve)]));
+  return value;
+}
+
+/** The text of a message's content (text parts; images and other media named, not inlined). */
+function contentText(content: ChatMessage["content"], resolve: Resolve, kind: "text" | "reasoning" = "text"): string {
+  if (typeof content === "string") return kind === "text" ? resolve(content) : "";
+  return content
+    .flatMap((part) => {
+      if (part.type !== kind) return kind === "text" && part.type !== "reasoning" ? [`[${part.type}]`] : [];
+      const text = kind === "text" ? part.text : part.reasoning;
+      return typeof text === "string" ? [resolve(text)] : [];
+    })
+    .join("\n");
+}
+
+function inputText(input: EvalSample["input"], resolve: Resolve): string | null {
+  if (typeof input === "string") return resolve(input);
+  const text = input
+    .filter((m) => m.role === "user")
+    .map((m) => contentText(m.content, resolve))
+    .join("\n");
+  return text === "" ? null : text;
+}
+
+/** The diff the SWE-bench scorer of inspect_evals keeps with its score, if any. */
+function modelPatch(sample: EvalSample): string | null {
+  for (const score of Object.values(sample.scores ?? {})) {
+    const patch = score.metadata?.model_patch;
+    if (typeof patch === "string" && patch.trim() !== "") return patch;
+  }
+  return null;
+}
+
+interface ToolTiming {
+  startedAt?: string;
+  finishedAt?: string;
+  durationMs?: number;
+  /** The exit code of the last sandbox `exec` the call ran, when the log has it. */
+  exitCode: number | null;
+}
+
+/**
+ * What the events say about each tool call (by id): when it ran, and the exit code of the command
+ * it ran in the sandbox. A sandbox event belongs to the tool call whose span holds it (the tool's
+ * `span_id`, or a span below it), or, in logs before spans, sits in the tool event's `events`.
+ */
+function toolTimings(events: readonly InspectEvent[]): Map<string, ToolTiming> {
+  const timings = new Map<string, ToolTiming>();
+  const parentSpan = new Map<string, string | null>();
+  const callOfSpan = new Map<string, string>();
+  for (const event of events) {
+    if (event.event === "span_begin" && typeof event.id === "string")
+      parentSpan.set(event.id, typeof event.parent_id === "string" ? event.parent_id : null);
+    if (event.event !== "tool" || typeof event.id !== "string") continue;
+    const startedAt = isoTime(event.timestamp);
+    const finishedAt = isoTime(event.completed);
+    const working = typeof event.working_time === "number" ? Math.round(event.working_time * 1000) : undefined;
+    const nested = (Array.isArray(event.events) ? event.events : []).filter(isExec);
+    timings.set(event.id, {
+      startedAt,
+      finishedAt,
+      durationMs: working ?? durationBetween(startedAt, finishedAt),
+      exitCode: nested.length > 0 ? (nested.at(-1)!.result as number) : null,
+    });
+    if (event.span_id) callOfSpan.set(event.span_id, event.id);
+  }
+  for (const event of events) {
+    if (!isExec(event)) continue;
+    let span: string | null | undefined = event.span_id;
+    for (let depth = 0; span && depth < 100 && !callOfSpan.has(span); depth++) span = parentSpan.get(span);
+    const timing = span ? timings.get(callOfSpan.get(span) ?? "") : undefined;
+    if (timing) timing.exitCode = event.result as number;
+  }
+  return timings;
+}
+
+function isExec(event: unknown): event is InspectEvent & { result: number } {
+  const e = event as Record<string, unknown> | null;
+  return e?.event === "sandbox" && e.action === "exec" && Number.isInteger(e.result);
+}
+
+function messageSteps(
+  messages: readonly ChatMessage[],
+  resolve: Resolve,
+  tools: Map<string, ToolTiming>,
+): UnnumberedStep[] {
+  const steps: UnnumberedStep[] = [];
+  const calls = new Map<string, { function: string; arguments: unknown }>();
+  for (const message of messages) {
+    if (message.role === "tool") {
+      const callId = message.tool_call_id ?? undefined;
+      const call = callId ? calls.get(callId) : undefined;
+      const timing = callId ? tools.get(callId) : undefined;
+      const output = contentText(message.content, resolve);
+      const text = message.error ? [output, message.error.message].filter((t) => t !== "").join("\n") : output;
+      const when = {
+        ...(timing?.finishedAt ? { timestamp: timing.finishedAt } : {}),
+        ...(timing?.durationMs !== undefined ? { durationMs: timing.durationMs } : {}),
+      };
+      const command = call?.function === "bash" ? commandOf(call.arguments) : null;
+      if (command !== null && timing?.exitCode != null && !message.error) {
+        steps.push({
+          kind: "shell",
+          callId,
+          command,
+          exitCode: timing.exitCode,
+          output: text,
+          timedOut: false,
+          ...when,
+        });
+      } else {
+        const timedOut = message.error?.type === "timeout";
+        if (command !== null && timedOut) {
+          steps.push({ kind: "shell", callId, command, exitCode: null, output: text, timedOut: true, ...when });
+        } else steps.push({ kind: "observation", callId, text, isError: message.error != null, ...when });
+      }
+      continue;
+    }
+    const reasoning = contentText(message.content, resolve, "reasoning");
+    if (reasoning.trim() !== "") steps.push({ kind: "message", role: "assistant", text: `(thinking) ${reasoning}` });
+    const text = contentText(message.content, resolve);
+    if (text.trim() !== "") steps.push({ kind: "message", role: message.role, text });
+    for (const call of message.tool_calls ?? []) {
+      const args = resolveDeep(call.arguments ?? {}, resolve);
+      calls.set(call.id, { function: call.function, arguments: args });
+      const startedAt = tools.get(call.id)?.startedAt;
+      steps.push({
+        kind: "tool_call",
+        tool: call.function,
+        arguments: args,
+        callId: call.id,
+        ...(startedAt ? { timestamp: startedAt } : {}),
+      });
+    }
+  }
+  return steps;
+}
+
+/** The command of Inspect's `bash(cmd)` tool call. */
+function commandOf(args: unknown): string | null {
+  const record = args !== null && typeof args === "object" ? (args as Record<string, unknown>) : {};
+  return typeof record.cmd === "string" ? record.cmd : typeof record.command === "string" ? record.command : null;
+}
+
+/** The samples of a whole-log JSON document, each checked where it is (`samples[3].messages[2].role`). */
+function logSamples(file: ForeignFile, samples: readonly unknown[]): EvalSample[] {
+  return samples.map((sample, i) => parseSample(sample, file.name, fieldPath(["samples", i])));
+}
+
+export const inspectJson: ForeignFormat = {
+  id: "inspect-json",
+  label: "Inspect AI log (.json)",
+  readerVersion: 1,
+  detect(file) {
+    const { head, firstChar } = contentProbe(file);
+    return (
+      firstChar === "{" &&
+      /^\s*\{\s*"version"\s*:\s*\d+\s*,/.test(head) &&
+      /"eval"\s*:\s*\{/.test(head) &&
+      /"(run_id|task_id|eval_id)"\s*:/.test(head)
+    );
+  },
+  read(file) {
+    const log = parseShape(EvalLogSchema, parseJsonDocument(file), file.name, null);
+    const samples = log.samples ?? [];
+    if (samples.length === 0)
+      throw new ForeignFormatError(file.name, "samples", `holds no samples (log status ${log.status ?? "unknown"})`);
+    return inspectRuns(log, logSamples(file, samples));
+  },
+};
