@@ -2,8 +2,9 @@
  * What a trajectory step does to files, whatever tool it went through: structured file steps,
  * tool calls (described by the tool registry, lib/tool-registry), shell commands after shell
  * parsing (`cat`, `head`, `sed -n`, `grep FILE`, `find -exec cat`, `xargs cat`, `git show
- * HEAD:path`, redirections, `rm`, here-documents, ...) and Python code (`open()`, `os.path.join`,
- * pathlib, `subprocess`, smolagents' `read_file(...)`).
+ * HEAD:path`, redirections, `rm`, here-documents, `for` loops, ...) and Python code
+ * (python-effects.ts: `open()`, `os.path.join`, pathlib, `subprocess`, smolagents' `read_file(...)`),
+ * including a script the agent wrote whole and then ran.
  *
  * `trajectoryActions` reads a whole trajectory the way DESIGN.md's "Decisions on edge cases" say
  * (File Read): the shell's directory tracked per session (shell-session.ts), paths resolved and
