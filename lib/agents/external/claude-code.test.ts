@@ -52,6 +52,31 @@ describe("Claude Code transcripts", () => {
     );
   });
 
+  it("keeps a subagent's steps (stream-json parent_tool_use_id) after its Task call, ids prefixed", () => {
+    const line = (type: string, content: unknown[], parent: string | null = null) =>
+      JSON.stringify({ type, message: { id: `m${content.length}${type}`, content }, parent_tool_use_id: parent });
+    const text = [
+      line("assistant", [{ type: "tool_use", id: "task_1", name: "Task", input: { prompt: "look" } }]),
+      line(
+        "assistant",
+        [{ type: "tool_use", id: "b_1", name: "Bash", input: { command: "ls", run_in_background: true } }],
+        "task_1",
+      ),
+      line(
+        "user",
+        [{ type: "tool_result", tool_use_id: "b_1", content: "Command running in background with ID: x" }],
+        "task_1",
+      ),
+      line("user", [{ type: "tool_result", tool_use_id: "task_1", content: "done" }]),
+    ].join("\n");
+    const result = normalizeClaudeCode(text, "stream");
+    expectValidSteps(result);
+    expect(result.steps.map((s) => s.id)).toEqual(["s0", "s0.sub", "s0.s0", "s0.s1", "s1"]);
+    // A command sent to the background has not finished when its result comes.
+    expect(result.steps[3]).toMatchObject({ kind: "shell", command: "ls", exitCode: null });
+    expect(result.steps[4]).toMatchObject({ kind: "observation", callId: "task_1", text: "done" });
+  });
+
   it("reports an error result", () => {
     const result = normalizeClaudeCode(
       JSON.stringify({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 5, usage: {} }),

@@ -3,11 +3,10 @@ import { describe, expect, it } from "vitest";
 import { describeWithTestData } from "@/lib/test-support/test-data";
 import { claudeCodeSession } from "./claude-code-session";
 import { claudeCodeStream } from "./claude-code-stream";
+import { runnerFixture } from "./cli-transcript.fixture";
 import { fileAt, fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
 
-/** The runner's own Claude Code run (lib/agents/external/fixtures): written by the real CLI. */
-const generated = (name: string) =>
-  fileAt(path.join(import.meta.dirname, "../../agents/external/fixtures/claude-code", name));
+const generated = (name: string) => runnerFixture("claude-code", name);
 
 describe("Claude Code session transcript", () => {
   it("reads a subagent's sidechain after the Task call that started it, ids prefixed, the Task answered", () => {

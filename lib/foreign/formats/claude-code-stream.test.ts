@@ -1,11 +1,9 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeCodeStream } from "./claude-code-stream";
-import { fileAt, fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
+import { runnerFixture } from "./cli-transcript.fixture";
+import { fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
 
-/** The runner's own Claude Code run (lib/agents/external/fixtures): written by the real CLI. */
-const generated = (name: string) =>
-  fileAt(path.join(import.meta.dirname, "../../agents/external/fixtures/claude-code", name));
+const generated = (name: string) => runnerFixture("claude-code", name);
 
 describe("Claude Code stream-json output", () => {
   it("reads the stream the real CLI wrote: the write, the failed Bash step, totals, cwd and version", () => {

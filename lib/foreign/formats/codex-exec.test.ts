@@ -1,11 +1,9 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { codexExec } from "./codex-exec";
-import { fileAt, fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
+import { runnerFixture } from "./cli-transcript.fixture";
+import { fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
 
-/** The runner's own Codex run (lib/agents/external/fixtures): written by the real CLI. */
-const generated = (name: string) =>
-  fileAt(path.join(import.meta.dirname, "../../agents/external/fixtures/codex", name));
+const generated = (name: string) => runnerFixture("codex", name);
 
 describe("Codex exec --json output", () => {
   it("reads the stream the real CLI wrote, and takes the prompt, model, version and cwd from its rollout beside it", () => {

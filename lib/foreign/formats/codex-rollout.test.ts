@@ -1,11 +1,9 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { codexRollout, rolloutSessionId } from "./codex-rollout";
-import { fileAt, fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
+import { runnerFixture } from "./cli-transcript.fixture";
+import { fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
 
-/** The runner's own Codex run (lib/agents/external/fixtures): written by the real CLI. */
-const generated = (name: string) =>
-  fileAt(path.join(import.meta.dirname, "../../agents/external/fixtures/codex", name));
+const generated = (name: string) => runnerFixture("codex", name);
 
 describe("Codex rollout file", () => {
   it("reads the rollout the real CLI wrote: the prompt, exec_command calls as shell steps with exit codes and durations", () => {

@@ -1,11 +1,9 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { geminiCliStream } from "./gemini-cli-stream";
-import { fileAt, fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
+import { runnerFixture } from "./cli-transcript.fixture";
+import { fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
 
-/** The runner's own Gemini CLI run (lib/agents/external/fixtures): written by the real CLI. */
-const generated = (name: string) =>
-  fileAt(path.join(import.meta.dirname, "../../agents/external/fixtures/gemini-cli", name));
+const generated = (name: string) => runnerFixture("gemini-cli", name);
 
 describe("Gemini CLI stream-json output", () => {
   it("alone: write_file's empty output stays empty, shell exit codes unknown, the model from the stats not the router", () => {
