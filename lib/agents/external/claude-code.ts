@@ -309,7 +309,9 @@ function threadTranscript(
         const call = callId ? calls.get(callId) : undefined;
         const took = millisBetween(call?.timestamp, timestamp);
         const timing = { timestamp, ...(took !== undefined ? { durationMs: took } : {}) };
-        if (call && SHELL_TOOLS.has(call.name)) {
+        // A call the user rejected never ran: its answer is the refusal, not a command's output.
+        const rejected = isError && output.startsWith("The user doesn't want to proceed with this tool use");
+        if (call && SHELL_TOOLS.has(call.name) && !rejected) {
           sink.push({
             kind: "shell",
             callId,

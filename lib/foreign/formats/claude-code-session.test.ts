@@ -110,7 +110,7 @@ describe("Claude Code session transcript", () => {
 });
 
 describeWithTestData("Claude Code sessions of real users", "fixtures/trajectories/claude-code", (dir) => {
-  it("reads session_short.jsonl: one Bash step, the prompt, cwd and model", () => {
+  it("reads session_short.jsonl: a rejected Bash call is no shell step; the prompt, cwd and model", () => {
     const run = readOnlyRun(claudeCodeSession, fileAt(path.join(dir, "session_short.jsonl")));
     expect(run).toMatchObject({
       task: { prompt: "mix phx.server doesnt seem to start" },
@@ -118,6 +118,14 @@ describeWithTestData("Claude Code sessions of real users", "fixtures/trajectorie
       workspaceRoot: "/home/marco/projects/spotter",
     });
     expect(run.steps.filter((s) => s.kind === "tool_call")).toHaveLength(2);
+    // The user rejected the Bash call: it never ran, so it is no shell step.
+    expect(run.steps.filter((s) => s.kind === "shell")).toHaveLength(0);
+    expect(run.steps[5]).toMatchObject({
+      kind: "observation",
+      callId: "toolu_0116Hyi5v8ut7Ffb7d8qV1Sc",
+      isError: true,
+      text: expect.stringMatching(/^The user doesn't want/),
+    });
   });
 
   it("reads session_tool_heavy.jsonl: every result answers a call of the transcript", () => {
@@ -135,5 +143,6 @@ describeWithTestData("Claude Code sessions of real users", "fixtures/trajectorie
     for (const s of run.steps) if (s.kind === "observation" || s.kind === "shell") expect(ids.has(s.callId)).toBe(true);
     // The first Bash call runs in the background: it has not finished when its result comes.
     expect(run.steps.find((s) => s.kind === "shell")).toMatchObject({ command: "mix phx.server", exitCode: null });
+    expect(run.steps.filter((s) => s.kind === "shell").map((s) => s.kind === "shell" && s.exitCode)).toEqual([null, 0]);
   });
 });
