@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { ExitReason } from "@/lib/bundle/schema";
 import type { NormalizedTranscript } from "@/lib/agents/external/transcript";
 import type { ForeignFile, ForeignRun } from "../types";
-import { contentProbe, parseJsonLines, parseShape, stepTimes } from "./json-lines";
+import { contentProbe, parseJsonLines, parseShape, PROBE_BYTES, stepTimes } from "./json-lines";
 
 /** How many records at the start of a file detection looks at. */
 const PROBE_RECORDS = 20;
@@ -20,7 +20,8 @@ const PROBE_RECORDS = 20;
  */
 export function probeRecords(file: ForeignFile): Record<string, unknown>[] {
   const { head } = contentProbe(file);
-  const complete = file.data.length > head.length ? head.slice(0, head.lastIndexOf("\n") + 1) : head;
+  // A head cut off by the probe ends in a partial line: it is left out.
+  const complete = file.data.length > PROBE_BYTES ? head.slice(0, head.lastIndexOf("\n") + 1) : head;
   const records: Record<string, unknown>[] = [];
   for (const line of complete.split("\n")) {
     if (records.length >= PROBE_RECORDS) break;

@@ -10,11 +10,15 @@ interface Log {
 }
 
 /** The .eval zip Inspect would write for the JSON fixture: header.json, samples/<id>_epoch_<n>.json, summaries, reductions. */
-async function evalArchive(name: string, change: (log: Log) => void = () => {}): Promise<ForeignFile> {
+async function evalArchive(
+  name: string,
+  change: (log: Log) => void = () => {},
+  headerMember = "header.json",
+): Promise<ForeignFile> {
   const log = JSON.parse(fixtureFile("inspect-json/swe_bench_mini.json").data.toString("utf8")) as Log;
   change(log);
   const { samples, ...header } = log;
-  const members = new Map<string, Buffer>([["header.json", Buffer.from(JSON.stringify(header))]]);
+  const members = new Map<string, Buffer>([[headerMember, Buffer.from(JSON.stringify(header))]]);
   for (const sample of samples)
     members.set(`samples/${sample.id}_epoch_${sample.epoch}.json`, Buffer.from(JSON.stringify(sample)));
   members.set("summaries.json", Buffer.from(JSON.stringify(samples.map((s) => ({ id: s.id, epoch: s.epoch })))));
@@ -31,6 +35,15 @@ describe("Inspect AI .eval log", () => {
     expect(runs.map((r) => [r.task.instanceId, r.steps.length])).toEqual([
       ["django__django-11163", 14],
       ["astropy__astropy-12907", 9],
+    ]);
+  });
+
+  it("reads a log still being written, whose header is its journal's start.json", async () => {
+    const file = await evalArchive("running.eval", () => {}, "_journal/start.json");
+    expect(inspectEval.detect(file)).toBe(true);
+    expect(readRuns(inspectEval, file).map((r) => r.task.instanceId)).toEqual([
+      "django__django-11163",
+      "astropy__astropy-12907",
     ]);
   });
 
