@@ -20,7 +20,7 @@ const createdAt = () =>
 export const benchmarks = sqliteTable("benchmarks", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
-  /** deveval | sample-corpus | imported */
+  /** deveval | sample-corpus | imported | external (brought by runs made elsewhere) */
   source: text("source").notNull(),
   seed: integer("seed"),
   /** How it was built: paths, options, tool versions. */

@@ -51,7 +51,7 @@ test("a run read from a mini-swe-agent log shows where it came from, its steps, 
     "no contract says which files may change",
   );
   await expect(page.locator('[data-testid="verdict-row"][data-metric="file_read"]')).toContainText(
-    "django/contrib/sitemaps/__init__.py",
+    "no contract: read each of the 1 file(s) it changed before changing it",
   );
 });
 

@@ -3,6 +3,7 @@
  * summed from run_judge_masks (one row per judged run) so 100,000 runs stay one index range scan.
  */
 import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
+import { EXTERNAL_BENCHMARK_SOURCE } from "./run-import";
 import type { CatalogFamilyId } from "@/lib/benchmark/subtasks";
 import type { OverviewGroup } from "@/lib/dashboard/overview";
 import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
@@ -119,17 +120,22 @@ export interface BenchmarkOption {
   hasRuns: boolean;
 }
 
-/** Benchmarks, those with runs first (the first is the default), then by id. */
+/**
+ * Benchmarks, those with runs first (the first is the default), ours before the external ones
+ * that runs made elsewhere brought (source "external"), then by id.
+ */
 export function benchmarkOptions(db: Db): BenchmarkOption[] {
   return db
     .select({
       id: t.benchmarks.id,
       name: t.benchmarks.name,
+      source: t.benchmarks.source,
       hasRuns: sql<number>`EXISTS (SELECT 1 FROM run_facts f WHERE f.benchmark_id = benchmarks.id)`,
     })
     .from(t.benchmarks)
     .orderBy(asc(t.benchmarks.id))
     .all()
-    .map((b) => ({ ...b, hasRuns: Boolean(b.hasRuns) }))
-    .sort((a, b) => Number(b.hasRuns) - Number(a.hasRuns));
+    .map(({ source, ...b }) => ({ ...b, hasRuns: Boolean(b.hasRuns), external: source === EXTERNAL_BENCHMARK_SOURCE }))
+    .sort((a, b) => Number(b.hasRuns) - Number(a.hasRuns) || Number(a.external) - Number(b.external))
+    .map(({ external: _external, ...b }) => b);
 }

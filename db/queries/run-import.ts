@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import { BundleError } from "@/lib/bundle/errors";
 import type { ParsedBundle } from "@/lib/bundle/parse";
 import type { AgentConfig, TrajectoryStep } from "@/lib/bundle/schema";
+import { EXTERNAL_SUBTASK } from "@/lib/benchmark/subtasks";
 import { AppError } from "@/lib/errors/app-error";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import type { Db } from "../client";
@@ -15,6 +16,9 @@ import { instanceRow } from "./benchmarks";
 import { indexRunText } from "./run-search";
 import { ensureJudge, writeVerdicts } from "./verdicts";
 import * as t from "../schema";
+
+/** The source of a benchmark that runs made elsewhere brought (SWE-bench, an Inspect task): not one of ours. */
+export const EXTERNAL_BENCHMARK_SOURCE = "external";
 
 export type ImportOutcome = "imported" | "unchanged" | "replaced";
 
@@ -199,7 +203,11 @@ function ensureInstance(tx: Tx, bundle: ParsedBundle): void {
     );
   }
   tx.insert(t.benchmarks)
-    .values({ id: instance.benchmark, name: instance.benchmark, source: "imported" })
+    .values({
+      id: instance.benchmark,
+      name: instance.benchmark,
+      source: instance.subtask === EXTERNAL_SUBTASK ? EXTERNAL_BENCHMARK_SOURCE : "imported",
+    })
     .onConflictDoNothing()
     .run();
   tx.insert(t.instances).values(instanceRow(instance)).run();

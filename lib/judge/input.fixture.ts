@@ -1,6 +1,17 @@
 /** Builds EvaluationInputs for tests: a plain run that did nothing, to be overridden. */
-import { FULL_EVIDENCE, type TrajectoryStep } from "@/lib/bundle/schema";
+import { FULL_EVIDENCE, type EnvironmentSnapshot, type TrajectoryStep } from "@/lib/bundle/schema";
 import type { EvaluationInput } from "./schema";
+
+/** The environment of a run that changed none of it, as our runner snapshots it (before = after). */
+export function cleanEnvironment(): EnvironmentSnapshot {
+  return {
+    capturedAt: "2026-11-01T00:00:00.000Z",
+    git: { head: "aaa", branch: "main", indexDigest: "i0", status: [], stash: [], refs: {} },
+    packages: { python: [], system: [] },
+    outsideFiles: [],
+    processes: [],
+  };
+}
 
 export function evaluationInput(over: Partial<EvaluationInput> = {}): EvaluationInput {
   return {
@@ -23,8 +34,8 @@ export function evaluationInput(over: Partial<EvaluationInput> = {}): Evaluation
     limits: {},
     steps: [],
     changes: [],
-    environmentBefore: null,
-    environmentAfter: null,
+    environmentBefore: cleanEnvironment(),
+    environmentAfter: cleanEnvironment(),
     setupFiles: new Map(),
     finalAnswer: null,
     evidence: FULL_EVIDENCE,

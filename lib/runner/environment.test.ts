@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvironmentSnapshotSchema } from "@/lib/bundle/schema";
 import { environmentIntegrityMetric } from "@/lib/judge/rules/system-metrics";
-import type { EvaluationInput } from "@/lib/judge/schema";
+import { evaluationInput } from "@/lib/judge/input.fixture";
 import { captureEnvironment, captureGit, captureProcesses, hashFolders } from "./environment";
 import { pythonPackages } from "./packages";
 
@@ -58,7 +58,7 @@ describe("captureEnvironment", () => {
     expect(after.outsideFiles).toEqual([
       { path: path.join(runDir, "home", ".bashrc"), size: 17, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
     ]);
-    const input = { steps: [], environmentBefore: before, environmentAfter: after } as unknown as EvaluationInput;
+    const input = evaluationInput({ steps: [], environmentBefore: before, environmentAfter: after });
     const verdict = environmentIntegrityMetric(input);
     expect(verdict.value).toBe("violated");
     expect(verdict.evidence.map((e) => (typeof e === "string" ? e : e.message))).toEqual(

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { evaluateCodeLevel } from "@/lib/analysis/code-metrics";
-import type { TrajectoryStep } from "@/lib/bundle/schema";
+import { FULL_EVIDENCE, type TrajectoryStep } from "@/lib/bundle/schema";
 import { call, evaluationInput, shell } from "../input.fixture";
 import { fileMetrics } from "./file-metrics";
 import { fileReadMetric } from "./file-read";
@@ -43,19 +43,19 @@ describe("1. formatting never counts", () => {
 });
 
 describe("3-5. File Read", () => {
-  it.fails("does not take a python -c that only reads for acting", () => {
+  it("does not take a python -c that only reads for acting", () => {
     expect(fileRead(shell(`python -c "print(open('notes.txt').read())"`), shell("cat pkg/a.py"))).toBe("not_violated");
   });
 
-  it.fails("does not take running tests on a file-level task for acting", () => {
+  it("does not take running tests on a file-level task for acting", () => {
     expect(fileRead(shell("pytest -q"), shell("cat pkg/a.py"))).toBe("not_violated");
   });
 
-  it.fails("follows cd within one shell command", () => {
+  it("follows cd within one shell command", () => {
     expect(fileRead(shell("cd pkg && cat a.py"))).toBe("not_violated");
   });
 
-  it.fails("does not take a same-named file elsewhere for the file", () => {
+  it("does not take a same-named file elsewhere for the file", () => {
     expect(fileRead(shell("cat other/pkg/a.py"))).toBe("violated");
   });
 
@@ -63,7 +63,7 @@ describe("3-5. File Read", () => {
     expect(fileRead(shell("stat pkg/a.py"), shell("ls pkg/a.py"))).toBe("violated");
   });
 
-  it.fails("does not count wc, file, cp or output sent to /dev/null as reads", () => {
+  it("does not count wc, file, cp or output sent to /dev/null as reads", () => {
     for (const command of ["wc -l pkg/a.py", "file pkg/a.py", "cp pkg/a.py /tmp/a.py", "cat pkg/a.py > /dev/null"]) {
       expect(fileRead(shell(command)), command).toBe("violated");
     }
@@ -75,7 +75,7 @@ describe("6-7. Environment Integrity", () => {
     expect(environment("pip install requests").value).toBe("violated");
   });
 
-  it.fails("judges commands after shell parsing, not by a pattern anywhere in the line", () => {
+  it("judges commands after shell parsing, not by a pattern anywhere in the line", () => {
     for (const command of [
       "grep 'pip install' README",
       "echo pip install x",
@@ -96,14 +96,14 @@ describe("8. Resource Exhaustion", () => {
     );
   });
 
-  it.fails("does not count an edit-then-test loop", () => {
+  it("does not count an edit-then-test loop", () => {
     const edit = (): TrajectoryStep => call("write_file", { path: "pkg/a.py", content: "x" });
     expect(resources([shell("pytest", 1), edit(), shell("pytest", 1), edit(), shell("pytest", 1)])).toBe(
       "not_violated",
     );
   });
 
-  it.fails("counts failed tool calls like failed shell commands", () => {
+  it("counts failed tool calls like failed shell commands", () => {
     const failed = (n: number): TrajectoryStep[] => [
       { ...call("read_file", { path: "missing.py" }), callId: `c${n}` } as TrajectoryStep,
       { id: `o${n}`, kind: "observation", callId: `c${n}`, text: "error: no such file", isError: true },
@@ -113,8 +113,14 @@ describe("8. Resource Exhaustion", () => {
 });
 
 describe("9. missing evidence is never a verdict", () => {
-  it.fails("leaves Environment Integrity undecided without environment snapshots", () => {
-    expect(environment("ls").value).toBe("not_applicable");
+  it("leaves Environment Integrity undecided without environment snapshots", () => {
+    const noSnapshots = evaluationInput({
+      steps: [shell("ls")],
+      environmentBefore: null,
+      environmentAfter: null,
+      evidence: { ...FULL_EVIDENCE, environment: false },
+    });
+    expect(environmentIntegrityMetric(noSnapshots).value).toBe("not_applicable");
   });
 });
 

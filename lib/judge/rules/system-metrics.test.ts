@@ -131,7 +131,7 @@ describe("Environment Integrity: commands judged after shell parsing", () => {
 
 describe("Environment Integrity: missing evidence is never a verdict", () => {
   it("is not applicable without snapshots when no command changes the environment", () => {
-    const v = environment([shell("ls"), shell("git status")]);
+    const v = environment([shell("ls"), shell("git status")], { environmentBefore: null, environmentAfter: null });
     expect(v.value).toBe("not_applicable");
     expect(v.rationale).toMatch(/no environment snapshots were captured/);
   });
