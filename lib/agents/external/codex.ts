@@ -16,7 +16,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { quote } from "shell-quote";
+import { argvCommand } from "@/lib/judge/rules/shell-parse";
 import { filesUnder, jsonLinesOnly } from "./files";
 import type { ExternalAgentAdapter } from "./types";
 import {
@@ -179,13 +179,10 @@ const ROLLOUT_SHELL_TOOLS = new Set(["shell", "exec_command", "local_shell", "co
 /** Text blocks Codex adds to the conversation itself (environment, AGENTS.md, skills), not the user's words. */
 const isHarnessContext = (text: string) => /^\s*(<[a-z_]+>|# AGENTS\.md instructions)/.test(text);
 
-/** A command as one line: `bash -lc SCRIPT` is its script, any other argv is quoted back together. */
+/** A command as one line: an argv (`["bash", "-lc", SCRIPT]` is its script) or a string as it is. */
 function commandLine(command: unknown): string {
   if (typeof command === "string") return command;
-  const argv = Array.isArray(command) ? command.filter((w): w is string => typeof w === "string") : [];
-  const [shell, flag, script] = argv;
-  if (argv.length === 3 && /(^|\/)(ba|z)?sh$/.test(shell ?? "") && /^-l?c$/.test(flag ?? "")) return script ?? "";
-  return quote(argv);
+  return argvCommand(Array.isArray(command) ? command.filter((w): w is string => typeof w === "string") : []);
 }
 
 /**
