@@ -22,12 +22,12 @@ export const cli = () =>
     "Runs the rule judge on cases and prints one JSON line of verdicts per case.",
   ).argument("<cases>", "a JSONL file of cases, or - for standard input");
 
-export async function main(argv: string[], io: CliIo, stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
+export async function main(argv: string[], io: CliIo & { stdin?: NodeJS.ReadableStream }): Promise<number> {
   const parsed = await parseCli(cli(), argv, io);
   if (!parsed) return 0;
   const [file] = parsed.args;
   let input: NodeJS.ReadableStream;
-  if (file === "-") input = stdin;
+  if (file === "-") input = io.stdin ?? process.stdin;
   else {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (!stat?.isFile()) throw new AppError("INVALID_INPUT", `${file}: no such file`);
@@ -71,4 +71,4 @@ export async function main(argv: string[], io: CliIo, stdin: NodeJS.ReadableStre
   return failed > 0 ? 1 : 0;
 }
 
-if (isEntryPoint(import.meta.url)) await runMain((argv, io) => main(argv, io));
+if (isEntryPoint(import.meta.url)) await runMain(main);
