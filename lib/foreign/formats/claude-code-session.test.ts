@@ -44,6 +44,19 @@ describe("Claude Code session transcript", () => {
     });
   });
 
+  it("reads a subagent's own file (agent-*.jsonl, same session) into the session's run, and no run of its own", () => {
+    const lines = fixtureFile("claude-code-session/subagent_session.jsonl").data.toString("utf8").trim().split("\n");
+    const onSidechain = (line: string) => (JSON.parse(line) as { isSidechain?: boolean }).isSidechain === true;
+    const session = textFile("7b0c1f9e.jsonl", lines.filter((l) => !onSidechain(l)).join("\n"));
+    const agent = textFile("agent-a1b2.jsonl", lines.filter(onSidechain).join("\n"));
+    const [run] = claudeCodeSession.read(session, { siblings: [session, agent] });
+    const whole = readOnlyRun(claudeCodeSession, fixtureFile("claude-code-session/subagent_session.jsonl"));
+    expect(run!.steps).toEqual(whole.steps);
+    expect(claudeCodeSession.read(agent, { siblings: [session, agent] })).toEqual([]);
+    // alone, the subagent's file is a run of its own: its steps under a subagent marker
+    expect(readOnlyRun(claudeCodeSession, agent).steps.map((s) => s.kind)).toContain("shell");
+  });
+
   it("takes the prompt, the workspace, the version, the models and the usage of both threads from the records", () => {
     const run = readOnlyRun(claudeCodeSession, fixtureFile("claude-code-session/subagent_session.jsonl"));
     expect(run).toMatchObject({
