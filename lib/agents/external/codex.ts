@@ -222,14 +222,18 @@ export function codexRolloutTranscript(lines: readonly Record<string, unknown>[]
   const sink = new StepSink();
   const result = emptyTranscript(sink.steps);
   const calls = new Map<string, { name: string; command: string | null; timestamp: string | undefined }>();
-  // Exit codes as the harness recorded them when the command ended (the model's text may lack one).
+  // Exit codes as the harness recorded them when the command ended (the model's text may lack one),
+  // and the patches it failed to apply.
   const endedWith = new Map<string, number>();
+  const patchFailed = new Set<string>();
   for (const line of lines) {
     const payload = asRecord(line.payload);
     const item = asRecord(payload.item);
     const callId = asString(payload.call_id) ?? asString(item.id);
+    if (line.type !== "event_msg" || !callId) continue;
     const code = payload.type === "exec_command_end" ? payload.exit_code : item.exit_code;
-    if (line.type === "event_msg" && callId && Number.isInteger(code)) endedWith.set(callId, code as number);
+    if (Number.isInteger(code)) endedWith.set(callId, code as number);
+    if (payload.type === "patch_apply_end" && payload.success === false) patchFailed.add(callId);
   }
   for (const line of lines) {
     const timestamp = isoOrUndefined(line.timestamp);
@@ -305,7 +309,10 @@ export function codexRolloutTranscript(lines: readonly Record<string, unknown>[]
             ...timing,
           });
         } else {
-          const failed = (exitCode !== null && exitCode !== 0) || asRecord(payload.output).success === false;
+          const failed =
+            (exitCode !== null && exitCode !== 0) ||
+            asRecord(payload.output).success === false ||
+            (callId !== undefined && patchFailed.has(callId));
           sink.push({ kind: "observation", callId, text: output, isError: failed, ...timing });
         }
         break;

@@ -29,7 +29,7 @@ describe("Codex rollout file", () => {
   it("maps shell argv calls, JSON outputs with exit codes, apply_patch custom calls and reasoning", () => {
     const run = readOnlyRun(codexRollout, fixtureFile("codex-rollout/handmade_rollout.jsonl"));
     expect(run.steps.map((s) => s.kind).join(" ")).toBe(
-      "message message tool_call shell tool_call observation tool_call shell message",
+      "message message tool_call shell tool_call observation tool_call shell tool_call observation message",
     );
     // the environment context block is the harness's, not the user's prompt
     expect(run.task.prompt).toBe("Make add() in calc/ops.py handle None, and run the tests.");
@@ -44,6 +44,8 @@ describe("Codex rollout file", () => {
     });
     expect(run.steps[5]).toMatchObject({ kind: "observation", callId: "call_A2", isError: false });
     expect(run.steps[7]).toMatchObject({ command: "python -m pytest -q tests/test_ops.py", exitCode: 1 });
+    // a patch the harness failed to apply (its patch_apply_end event) answers with an error
+    expect(run.steps[9]).toMatchObject({ kind: "observation", callId: "call_A4", isError: true });
     expect(run).toMatchObject({
       agent: { frameworkVersion: "0.46.0", model: "gpt-5-codex" },
       workspaceRoot: "/home/dev/calc",
