@@ -53,6 +53,13 @@ describe("Codex rollout file", () => {
     });
   });
 
+  it("beside the exec --json output of the same session, is read into that run and yields none of its own", () => {
+    const context = { siblings: [generated("generated_exec.jsonl")] };
+    expect(codexRollout.read(generated("generated_rollout.jsonl"), context)).toEqual([]);
+    const otherExec = textFile("exec.jsonl", '{"type":"thread.started","thread_id":"another"}\n');
+    expect(codexRollout.read(generated("generated_rollout.jsonl"), { siblings: [otherExec] })).toHaveLength(1);
+  });
+
   it("detects rollouts (a long session_meta line too) and not exec streams", () => {
     expect(codexRollout.detect(generated("generated_rollout.jsonl"))).toBe(true);
     expect(codexRollout.detect(generated("generated_exec.jsonl"))).toBe(false);

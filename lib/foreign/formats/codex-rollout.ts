@@ -5,8 +5,10 @@
  * messages, reasoning summaries, `function_call` of `shell`/`exec_command` with its
  * `function_call_output`, `custom_tool_call` of `apply_patch` with its patch text) and `event_msg`
  * (token counts, command ends with exit codes, errors). Shapes from the Codex source
- * (codex-rs/protocol, `RolloutItem`) and the files the CLI wrote here. The mapping is
- * lib/agents/external/codex.ts, beside the one the runner uses on Codex's `exec --json` stream.
+ * (codex-rs/protocol, `RolloutItem`) and the files the CLI wrote here. Imported beside the
+ * `exec --json` output of the same session, it is read into that run (codex-exec.ts) and yields
+ * no run of its own. The mapping is lib/agents/external/codex.ts, beside the one the runner uses
+ * on Codex's `exec --json` stream.
  */
 import { z } from "zod";
 import { codexRolloutTranscript } from "@/lib/agents/external/codex";
@@ -40,8 +42,14 @@ export const codexRollout: ForeignFormat = {
         typeof r.type === "string" && ROLLOUT_TYPES.has(r.type) && typeof r.payload === "object" && r.payload !== null,
     );
   },
-  read(file) {
+  read(file, context) {
     const records = jsonLineRecords(file, CodexRolloutRecordSchema);
-    return [transcriptRun(codexRolloutTranscript(records), { framework: "codex" })];
+    const sessionId = rolloutSessionId(file);
+    const execBeside = context.siblings.some(
+      (sibling) =>
+        sessionId !== null &&
+        probeRecords(sibling).some((r) => r.type === "thread.started" && r.thread_id === sessionId),
+    );
+    return execBeside ? [] : [transcriptRun(codexRolloutTranscript(records), { framework: "codex" })];
   },
 };

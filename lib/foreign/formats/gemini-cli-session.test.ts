@@ -37,6 +37,13 @@ describe("Gemini CLI session file", () => {
     });
   });
 
+  it("beside the stream-json output of the same session, is read into the stream's run and yields none of its own", () => {
+    const session = generated("generated_session.jsonl");
+    expect(geminiCliSession.read(session, { siblings: [generated("generated_stream.jsonl")] })).toEqual([]);
+    const otherStream = textFile("stream.jsonl", '{"type":"init","session_id":"another","model":"auto"}\n');
+    expect(geminiCliSession.read(session, { siblings: [otherStream] })).toHaveLength(1);
+  });
+
   it("detects session files in both forms, not streams", () => {
     expect(geminiCliSession.detect(generated("generated_session.jsonl"))).toBe(true);
     expect(geminiCliSession.detect(fixtureFile("gemini-cli-session/read_session.json"))).toBe(true);

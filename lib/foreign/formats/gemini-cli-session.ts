@@ -6,8 +6,9 @@
  * [{functionResponse{response{output|error}}}], status}], tokens, model}`, a repeated id replacing
  * the earlier record. The CLI's first user record is its own session context, which names the
  * workspace directories. Shapes from the Gemini CLI source (packages/core, chatRecordingService)
- * and the files the CLI wrote here. The mapping is lib/agents/external/gemini-cli.ts, the one the
- * runner uses on its own Gemini CLI runs.
+ * and the files the CLI wrote here. Imported beside the stream-json output of the same session,
+ * it is read into the stream's run (gemini-cli-stream.ts) and yields no run of its own. The
+ * mapping is lib/agents/external/gemini-cli.ts, the one the runner uses on its own Gemini CLI runs.
  */
 import { z } from "zod";
 import { geminiSessionTranscript } from "@/lib/agents/external/gemini-cli";
@@ -41,6 +42,12 @@ export function geminiSessionId(file: ForeignFile): string | null {
   return /"sessionId"\s*:\s*"([^"]+)"/.exec(contentProbe(file).head)?.[1] ?? null;
 }
 
+/** The session id of a Gemini CLI stream-json output (its `init` record), or null for any other file. */
+function streamSessionId(file: ForeignFile): string | null {
+  const init = probeRecords(file).find((r) => r.type === "init" && typeof r.session_id === "string");
+  return typeof init?.session_id === "string" ? init.session_id : null;
+}
+
 /** The session file read to a transcript (for the stream reader beside it, too). */
 export function readGeminiSession(file: ForeignFile): NormalizedTranscript {
   if (isDocument(file)) {
@@ -60,7 +67,11 @@ export const geminiCliSession: ForeignFormat = {
       (r) => (typeof r.sessionId === "string" && typeof r.projectHash === "string") || r.type === "gemini",
     );
   },
-  read(file) {
-    return [transcriptRun(readGeminiSession(file), { framework: "gemini-cli" })];
+  read(file, context) {
+    const transcript = readGeminiSession(file);
+    const streamBeside = context.siblings.some(
+      (sibling) => transcript.sessionId !== null && streamSessionId(sibling) === transcript.sessionId,
+    );
+    return streamBeside ? [] : [transcriptRun(transcript, { framework: "gemini-cli" })];
   },
 };
