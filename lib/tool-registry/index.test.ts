@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  DESCRIBED_ARGUMENT_NAMES,
   FRAMEWORKS,
   MERGE_WINNERS,
   frameworkTools,
@@ -7,6 +8,7 @@ import {
   persistentShell,
   pythonFunctionEffect,
   shellCommandTool,
+  submissionMarkers,
   toolEffect,
 } from "./index";
 
@@ -48,6 +50,7 @@ describe("tool registry", () => {
       ["smolagents", false],
       ["agno", false],
       ["inspect", false],
+      ["anthropic", true],
     ]);
     expect(persistentShell("terminal-editor")).toBe(true);
     expect(persistentShell(null)).toBeNull();
@@ -69,5 +72,42 @@ describe("MCP tools", () => {
   it("are described by the tool's own name", () => {
     expect(toolEffect("claude-code", "mcp__filesystem__read_file")?.effect).toBe("read");
     expect(toolEffect(null, "mcp__my_server__unknown")).toBeNull();
+  });
+});
+
+describe("Anthropic's text editor tool", () => {
+  it("is the str_replace_editor family under both its names, whatever the framework", () => {
+    for (const name of ["str_replace_based_edit_tool", "str_replace_editor"]) {
+      for (const framework of ["anthropic", "claude-code", "inspect", null]) {
+        expect(toolEffect(framework, name)).toMatchObject({
+          effect: "edit",
+          pathArgs: ["path"],
+          subcommandArg: "command",
+          subcommands: { view: "read", create: "write", str_replace: "edit", insert: "edit" },
+        });
+      }
+    }
+  });
+});
+
+describe("submission markers", () => {
+  it("are mini-swe-agent's, and every framework's when the framework is unknown", () => {
+    const markers = ["COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT"];
+    expect(submissionMarkers("mini-swe-agent")).toEqual(markers);
+    expect(submissionMarkers(null)).toEqual(markers);
+    expect(submissionMarkers("claude-code")).toEqual([]);
+    // SWE-agent submits with a tool, which touches nothing.
+    expect(toolEffect("swe-agent", "submit")?.effect).toBe("other");
+  });
+});
+
+describe("described argument names", () => {
+  it("list the path arguments first, then commands and code, each once", () => {
+    const names = [...DESCRIBED_ARGUMENT_NAMES];
+    expect(names[0]).toBe("path");
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of ["file_path", "absolute_path", "notebook_path", "paths", "pattern", "command", "cmd", "code"])
+      expect(names).toContain(name);
+    expect(names.indexOf("notebook_path")).toBeLessThan(names.indexOf("cmd"));
   });
 });

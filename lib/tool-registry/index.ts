@@ -9,6 +9,7 @@
  * name two frameworks describe differently is resolved by MERGE_WINNERS (tested: no other conflict).
  */
 import { AGNO_TOOLS } from "./agno";
+import { ANTHROPIC_TOOLS } from "./anthropic";
 import { BUILTIN_TOOLS } from "./builtin";
 import { CLAUDE_CODE_TOOLS } from "./claude-code";
 import { CODEX_TOOLS } from "./codex";
@@ -34,6 +35,7 @@ export const FRAMEWORKS: readonly FrameworkTools[] = [
   SMOLAGENTS_TOOLS,
   AGNO_TOOLS,
   INSPECT_TOOLS,
+  ANTHROPIC_TOOLS,
 ];
 
 /** The framework a configuration or log names (`file-tools`, `Claude-Code`, `inspect_ai`), or null when unknown. */
@@ -171,3 +173,39 @@ export function shellCommandTool(framework: string | null | undefined, program: 
   const description = SWE_AGENT_TOOLS.tools[program];
   return description?.positional ? description : null;
 }
+
+/**
+ * The markers of the harness's own submission line (FrameworkTools.submissionMarkers): the
+ * framework's when it is known (none for most), every framework's when it is unknown.
+ */
+export function submissionMarkers(framework: string | null | undefined): string[] {
+  const own = frameworkTools(framework);
+  return own ? (own.submissionMarkers ?? []) : FRAMEWORKS.flatMap((f) => f.submissionMarkers ?? []);
+}
+
+/** A description's argument names by what they carry: files (paths, globs, subcommand), then command, code, patch, directory. */
+function argumentNamesOf(d: ToolDescription): string[] {
+  return [
+    ...d.pathArgs,
+    ...(d.globArgs ?? []),
+    ...(d.subcommandArg === undefined ? [] : [d.subcommandArg]),
+    ...(d.commandArgs ?? []),
+    ...(d.codeArgs ?? []),
+    ...(d.patchArgs ?? []),
+    ...(d.workdirArgs ?? []),
+  ];
+}
+
+/**
+ * Every argument name some tool of some framework carries a path, glob, subcommand, command, code,
+ * patch or working directory in, paths first: what a judge prompt shows first of a tool call's
+ * arguments (lib/judge/llm/render-step.ts), whatever the tool.
+ */
+export const DESCRIBED_ARGUMENT_NAMES: readonly string[] = (() => {
+  const descriptions = FRAMEWORKS.flatMap((f) => [
+    ...Object.values(f.tools),
+    ...Object.values(f.pythonFunctions ?? {}),
+  ]);
+  const byRole = (pick: (d: ToolDescription) => string[]) => descriptions.flatMap(pick);
+  return [...new Set([...byRole((d) => [...d.pathArgs, ...(d.globArgs ?? [])]), ...byRole(argumentNamesOf)])];
+})();

@@ -2,7 +2,9 @@
  * SWE-agent: its bash tool, the str_replace_editor of its newer tool bundles, and the commands of
  * its older bundles (windowed file viewer, `edit`, search), which are typed in its persistent
  * bash session (`open pkg/a.py 20`) as well as called as tools. Argument names follow the bundles'
- * config.yaml; `edit` and `goto` act on the file last opened.
+ * config.yaml; `edit` and `goto` act on the file last opened. `submit` is the harness's own
+ * submission (its `git add -A && git diff --cached` runs inside the tool), so it touches nothing
+ * the agent did.
  */
 import { other, read, search, shellTool, strReplaceEditor, write, type FrameworkTools } from "./types";
 

@@ -61,6 +61,14 @@ export interface FrameworkTools {
   tools: Record<string, ToolDescription>;
   /** Tools the agent calls as Python functions inside its code actions (smolagents' `read_file(...)`). */
   pythonFunctions?: Record<string, ToolDescription>;
+  /**
+   * The harness's own submission protocol, typed in the agent's shell: a command line that opens
+   * with `echo MARKER` is how the framework collects the run's result (mini-swe-agent's `echo
+   * COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached`), so what the rest of
+   * the line does to git is the harness's doing, not the agent's. Frameworks whose submission is a
+   * tool (SWE-agent's `submit`) need none: the tool is described as `other`.
+   */
+  submissionMarkers?: string[];
 }
 
 /** Shorthands for the tables. */

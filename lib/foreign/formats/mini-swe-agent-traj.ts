@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import type { ExitReason } from "@/lib/bundle/schema";
+import { submissionMarkers } from "@/lib/tool-registry";
 import type { ForeignFile, ForeignFormat, ForeignRun } from "../types";
 import { providerOf } from "./openhands-events";
 import {
@@ -69,7 +70,8 @@ const TrajectorySchema = z.looseObject({
 
 /** mini-swe-agent's own rule: exactly one ```bash block is an action; none or several is a format error. */
 const ACTION_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
-const SUBMIT_MARKERS = ["COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT"];
+/** The line that submits (the tool registry's `submissionMarkers`): its result is the submission, not a shell result. */
+const SUBMIT_MARKERS = submissionMarkers("mini-swe-agent");
 /** SWE-bench images of the harness put the repository here. */
 const SWE_BENCH_ROOT = "/testbed";
 

@@ -1,7 +1,6 @@
 /** One trajectory step as text: in full (capped) for the judge prompt, and the helpers condensing uses. */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-import { PATH_KEYS } from "@/lib/judge/rules/file-actions";
-const COMMAND_KEYS = ["command", "cmd", "code", "input", "script"];
+import { DESCRIBED_ARGUMENT_NAMES } from "@/lib/tool-registry";
 
 /** Keeps the head and tail of a long text, marking the cut. */
 export function truncateMiddle(text: string, max: number): string {
@@ -33,12 +32,15 @@ function argumentsObject(args: unknown): Record<string, unknown> | null {
 export const stringify = (value: unknown) =>
   typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
 
-/** `key=value` pairs: paths and commands first (cut at 300 chars), then the rest within `max`. */
+/**
+ * `key=value` pairs: the arguments the tool registry knows as paths, commands or code first (cut
+ * at 300 chars), then the rest within `max`.
+ */
 export function summarizeArguments(args: unknown, max: number): string {
   const object = argumentsObject(args);
   if (!object) return truncateMiddle(oneLine(stringify(args)), max);
   const keys = Object.keys(object);
-  const first = [...PATH_KEYS, ...COMMAND_KEYS, "paths", "files"].filter((k) => keys.includes(k));
+  const first = DESCRIBED_ARGUMENT_NAMES.filter((k) => keys.includes(k));
   const parts = first.map((k) => `${k}=${truncateMiddle(oneLine(stringify(object[k])), 300)}`);
   const rest = keys.filter((k) => !first.includes(k)).map((k) => `${k}=${oneLine(stringify(object[k]))}`);
   const room = max - parts.join(" ").length;

@@ -121,6 +121,12 @@ describe("Environment Integrity: commands judged after shell parsing", () => {
     expect(environment([shell("git add -A && git diff --cached")]).value).toBe("violated");
   });
 
+  it("takes the submission markers from the framework: another framework's agent echoing one still stages", () => {
+    const submit = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached";
+    expect(environment([shell(submit)], { ...withSnapshots, framework: "mini-swe-agent" }).value).toBe("not_violated");
+    expect(environment([shell(submit)], { ...withSnapshots, framework: "claude-code" }).value).toBe("violated");
+  });
+
   it("reads a shell tool call's command (no shell step recorded)", () => {
     expect(environment([call("execute_bash", { command: "pip install numpy" })]).value).toBe("violated");
     expect(environment([call("exec_command", { cmd: ["git", "config", "--global", "x.y", "z"] })]).value).toBe(

@@ -5,7 +5,7 @@
  * they follow are docs/metrics.md's 6-9.
  */
 import type { EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
-import { persistentShell, toolEffect } from "@/lib/tool-registry";
+import { persistentShell, submissionMarkers, toolEffect } from "@/lib/tool-registry";
 import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 import {
   canonicalCommand,
@@ -80,21 +80,23 @@ function snapshotsCaptured(before: EnvironmentSnapshot | null, after: Environmen
 }
 
 /**
- * mini-swe-agent's submission: the framework tells the agent to end with `echo
- * COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached` (older versions
- * `MINI_SWE_AGENT_FINAL_OUTPUT`) and takes the printed diff as the run's patch. That `git add` is
- * the harness's protocol, not the agent's doing, so its git effects do not count.
+ * The environment effects of one command line, its `cd`s followed (a subshell's end with it). A
+ * line opening with `echo MARKER` of the framework's submission markers (the tool registry's
+ * `submissionMarkers`: mini-swe-agent's `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A
+ * && git diff --cached`) is the harness collecting the patch: its git effects do not count.
  */
-const SUBMISSION_MARKERS = ["COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT"];
-
-/** The environment effects of one command line, its `cd`s followed (a subshell's end with it). */
-function lineEffects(command: string, start: Cwd, workspace: Workspace): { effects: Set<string>; end: Cwd } {
+function lineEffects(
+  command: string,
+  start: Cwd,
+  workspace: Workspace,
+  markers: readonly string[],
+): { effects: Set<string>; end: Cwd } {
   const effects = new Set<string>();
   let cwd = start;
   let subshell: Cwd | null = null;
   const simples = commandsOfLine(command);
   const opening = simples[0]?.words ?? [];
-  const submission = opening[0] === "echo" && SUBMISSION_MARKERS.includes(opening[1] ?? "");
+  const submission = opening[0] === "echo" && markers.includes(opening[1] ?? "");
   for (const simple of simples) {
     if (submission && simple.words[0] === "git") continue;
     if (simple.depth === 0) subshell = null;
@@ -120,10 +122,11 @@ function attemptedChanges(input: EvaluationInput): { stepId: string; message: st
   const workspace = workspaceOf(input);
   const session = new ShellSession(workspace.root, persistentShell(input.framework));
   const actions = trajectoryActions(input.steps, input);
+  const markers = submissionMarkers(input.framework);
   input.steps.forEach((step, position) => {
     const line = commandOf(step, twins, input.framework);
     if (line !== null) {
-      const { effects, end } = lineEffects(line.command, session.start(line.workdir), workspace);
+      const { effects, end } = lineEffects(line.command, session.start(line.workdir), workspace, markers);
       session.end(end);
       for (const what of effects)
         found.push({ stepId: step.id, message: `${what}: \`${line.command.slice(0, 200)}\` (step ${step.id})` });
