@@ -199,6 +199,25 @@ describe("npm run ingest on runs made elsewhere", () => {
     expect(scanned.stdout).toMatch(/1 imported.*\(1 file\(s\) in folders of no known format skipped\)/);
   });
 
+  it("reads a Gemini CLI session into its stream's run: one run, tool output filled from the session", async () => {
+    const stream = `${FIXTURES}/gemini-cli-stream/read_stream.jsonl`;
+    const session = `${FIXTURES}/gemini-cli-session/read_session.json`;
+    const run = await ingest([stream, session]);
+    expect(errorLines(run.stderr)).toEqual([]);
+    expect(run.code).toBe(0);
+    const rows = runs();
+    expect(rows.map((r) => r.format)).toEqual(["gemini-cli-stream"]);
+    const db = createDb(dbPath);
+    try {
+      const empty = db.$client
+        .prepare("SELECT count(*) AS n FROM trajectory_steps WHERE run_id = ? AND kind = 'observation' AND text = ''")
+        .get(rows[0]!.id) as { n: number };
+      expect(empty.n).toBe(0);
+    } finally {
+      db.$client.close();
+    }
+  });
+
   it("refuses a symbolic link to a log, naming it", async () => {
     const link = path.join(work, "link.json");
     await fs.symlink(path.resolve(MINI), link);
@@ -225,6 +244,12 @@ const REAL_LOGS = [
   ["gemini-cli/generated_session.jsonl", "gemini-cli-session"],
 ] as const;
 
+/** Files read together: the companion goes into its partner's run. */
+const REAL_PAIRS = [
+  ["gemini-cli/generated_stream.jsonl", "gemini-cli/generated_session.jsonl", "gemini-cli-stream"],
+  ["codex/generated_exec.jsonl", "codex/generated_rollout.jsonl", "codex-exec"],
+] as const;
+
 describeWithTestData("npm run ingest on the real logs of other agents", "fixtures/trajectories", (folder) => {
   it.each(REAL_LOGS)("imports %s as %s", async (file, format) => {
     const run = await ingest([path.join(folder, file)]);
@@ -233,5 +258,11 @@ describeWithTestData("npm run ingest on the real logs of other agents", "fixture
     const rows = runs();
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.format).toBe(format);
+  });
+
+  it.each(REAL_PAIRS)("imports %s with %s as one %s run", async (main, companion, format) => {
+    const run = await ingest([path.join(folder, main), path.join(folder, companion)]);
+    expect(errorLines(run.stderr)).toEqual([]);
+    expect(runs().map((r) => r.format)).toEqual([format]);
   });
 });

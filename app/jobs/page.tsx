@@ -2,6 +2,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { listBenchmarks } from "@/db/queries/benchmarks";
+import { EXTERNAL_BENCHMARK_SOURCE } from "@/db/queries/run-import";
 import { listJobs } from "@/db/queries/jobs";
 import { JobForms } from "@/components/jobs/job-forms";
 import { cancelJobAction, enqueueJobAction } from "./actions";
@@ -36,7 +37,10 @@ export default async function JobsPage() {
       {isAdmin ? (
         <JobForms
           enqueueAction={enqueueJobAction}
-          benchmarks={listBenchmarks(db).map((b) => b.id)}
+          // Agents run on our own benchmarks; an external one (brought by runs made elsewhere) has no repositories.
+          benchmarks={listBenchmarks(db)
+            .filter((b) => b.source !== EXTERNAL_BENCHMARK_SOURCE)
+            .map((b) => b.id)}
           subtasks={SUBTASKS.map((s) => ({ id: s.id, label: s.label }))}
           agents={{ builtin: [...BUILTIN_FRAMEWORKS], clis: [...AGENT_CLI_NAMES] }}
         />

@@ -101,7 +101,10 @@ export async function foreignBundles(
       continue;
     }
     if (read.runs.length === 0) {
-      report({ label: file.name, ok: false, error: `${file.name}: the ${read.format.label} holds no run` });
+      // A companion (a Gemini CLI session beside its stream, a Codex rollout beside its exec
+      // output) is read into its partner's run; alone, a file without a run is an error.
+      if (files.length === 1)
+        report({ label: file.name, ok: false, error: `${file.name}: the ${read.format.label} holds no run` });
       continue;
     }
     for (const run of read.runs) {

@@ -14,6 +14,8 @@ import { geminiCliStream } from "./gemini-cli-stream";
 import { smolagentsMemory } from "./smolagents-memory";
 import { sweAgentTraj } from "./swe-agent-traj";
 import { claudeCodeSession } from "./claude-code-session";
+import { inspectEval } from "./inspect-eval";
+import { inspectJson } from "./inspect-json";
 import { claudeCodeStream } from "./claude-code-stream";
 import { miniSweAgentPreds } from "./mini-swe-agent-preds";
 import { miniSweAgentTraj } from "./mini-swe-agent-traj";
@@ -23,15 +25,17 @@ import { sweBenchPredictions } from "./swe-bench-predictions";
 import { unifiedDiff } from "./unified-diff";
 
 export const FOREIGN_FORMATS: readonly ForeignFormat[] = [
+  inspectEval,
+  inspectJson,
   openhandsOutput,
   openhandsEvents,
   sweAgentTraj,
   miniSweAgentTraj,
   miniSweAgentPreds,
+  codexRollout,
+  codexExec,
   claudeCodeStream,
   claudeCodeSession,
-  codexExec,
-  codexRollout,
   geminiCliStream,
   geminiCliSession,
   smolagentsMemory,
