@@ -61,6 +61,15 @@ export async function codeLevelMetrics(input: EvaluationInput): Promise<VerdictD
     const change = input.changes.find((c) => c.path === path);
     return change ? change.after : undefined;
   };
+  // A run made elsewhere with a repo diff but no repository: the changed file's text is unknown.
+  const uncaptured = input.changes.find(
+    (c) => (c.kind !== "deleted" && c.after === null) || (c.kind !== "created" && c.before === null),
+  );
+  if (uncaptured && input.evidence.workspace !== "snapshot" && input.subtask !== "external") {
+    return allNotApplicable(
+      `the contents of ${uncaptured.path} were not captured (a repo diff alone: import with --repo to rebuild them)`,
+    );
+  }
   switch (input.subtask) {
     case "delete_file":
     case "delete_irrelevant_file":
