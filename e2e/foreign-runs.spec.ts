@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
+import { E2E_INGEST_TOKEN } from "../playwright.config";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { queryAll } from "./db";
 import { signIn } from "./auth";
@@ -9,6 +11,8 @@ test.beforeEach(async ({ page }) => {
 });
 
 test.use({ viewport: { width: 1280, height: 800 } });
+
+const auth = { Authorization: `Bearer ${E2E_INGEST_TOKEN}` };
 
 interface ForeignRow {
   id: string;
@@ -72,4 +76,46 @@ test("a run read from a repo diff alone has no trajectory, and its trajectory me
 test("runs made elsewhere are listed under their own family in the runs browser", async ({ page }) => {
   await page.goto("/runs?subtask=external");
   for (const run of foreignRuns()) await expect(page.getByRole("link", { name: run.id })).toBeVisible();
+});
+
+test("POST /api/runs/import takes a native log as its body, once, and names a file no format knows", async ({
+  request,
+}) => {
+  const body = fs.readFileSync("lib/foreign/formats/fixtures/swe-bench-predictions/preds.jsonl");
+  const url = "/api/runs/import?name=preds.jsonl&benchmark=swe-bench-lite";
+  const first = await request.post(url, { data: body, headers: auth });
+  expect(first.status()).toBe(201);
+  const { runs } = (await first.json()) as { runs: { label: string; outcome?: string; format?: string }[] };
+  expect(runs).toHaveLength(3);
+  expect(runs.every((r) => r.outcome === "imported" && r.format === "swe-bench-predictions")).toBe(true);
+
+  const again = await request.post(url, { data: body, headers: auth });
+  expect(again.status()).toBe(200);
+
+  const forced = await request.post("/api/runs/import?name=preds.jsonl&format=codex-exec", {
+    data: body,
+    headers: auth,
+  });
+  expect(forced.status()).toBe(422);
+  expect(((await forced.json()) as { runs: { error: string }[] }).runs[0]!.error).toMatch(/^preds\.jsonl/);
+
+  const unknown = await request.post("/api/runs/import?name=notes.json", { data: '{"hello": 1}', headers: auth });
+  expect(unknown.status()).toBe(400);
+  expect(((await unknown.json()) as { error: string }).error).toMatch(/nor a log of a known agent/);
+});
+
+test("an external benchmark has its own overview: one table, its framework and model from the log", async ({
+  page,
+}) => {
+  await page.goto("/overview?benchmark=swe-bench");
+  const table = page.getByTestId("overview-table-external");
+  await expect(table).toBeVisible();
+  await expect(
+    table.locator(
+      '[data-testid="overview-row"][data-framework="mini-swe-agent"][data-model="google/gemini-3-pro-preview"]',
+    ),
+  ).toBeVisible();
+  // Our benchmark stays the default.
+  await page.goto("/overview");
+  await expect(page.getByTestId("overview-table-code_generation")).toBeVisible();
 });
