@@ -14,8 +14,6 @@ import { type IncomingMessage, type ServerResponse } from "node:http";
 import { listenOnLoopback } from "@/lib/util/loopback-server";
 import { z } from "zod";
 
-export { scriptedJudgeResponder } from "./scripted-judge-responder";
-
 const PartSchema = z.looseObject({ text: z.string().optional() });
 const ContentSchema = z.looseObject({ role: z.string().optional(), parts: z.array(PartSchema) });
 

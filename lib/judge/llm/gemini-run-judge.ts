@@ -6,7 +6,7 @@
 import { AppError } from "@/lib/errors/app-error";
 import { createGeminiProvider } from "@/lib/llm/gemini";
 import { startMockGeminiServer, type MockGeminiServer } from "@/lib/llm/mock-gemini-server";
-import { SCRIPTED_MODEL, scriptedJudgeResponder } from "@/lib/llm/scripted-judge-responder";
+import { SCRIPTED_MODEL, scriptedJudgeResponder } from "./scripted-judge-responder";
 import type { RunJudge } from "../evaluate-runs";
 import { createLlmJudge, type LlmJudge } from "./llm-judge";
 import { PROMPT_VERSION } from "./prompts";
