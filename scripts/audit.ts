@@ -62,6 +62,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         failed += 1;
         continue;
       }
+      for (const warning of outcome.warnings) io.stderr.write(`warning: ${outcome.label}: ${warning}\n`);
       const { runId } = importParsedBundle(db, outcome.bundle, { via: "cli" });
       const input = loadEvaluationInput(db, runId);
       const verdicts = await ruleJudge(input);

@@ -5,7 +5,7 @@
  *
  * Stages: [0] system packages (scripts/setup.ts)  [1] database  [2] the sample benchmark  [3] both built-in agents run on a spread of
  * instances, driven by a local scripted model speaking Gemini's protocol  [4] bundles made
- * elsewhere are imported (synthetic)  [5] the rule judge and the LLM judge (scripted, same
+ * elsewhere are imported (synthetic), and native logs of other agents  [5] the rule judge and the LLM judge (scripted, same
  * protocol) score every run  [6] build  [7] serve. Every scripted run is marked so in the data and the UI.
  * On first run it also creates an admin account, its random password in data/demo-admin.txt.
  */
@@ -23,6 +23,21 @@ import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { serveUntilStopped, startServices, stopRequested, type ServiceSpec } from "@/lib/process/services";
 import { main as evaluate } from "./evaluate";
+
+/** Native logs of other agents the demo imports as runs made elsewhere (docs/foreign-runs.md). */
+const FOREIGN_FIXTURES = "lib/foreign/formats/fixtures";
+const DEMO_FOREIGN_LOGS = [
+  "openhands-output/output.jsonl",
+  "swe-agent-traj/pkg__pkg-7.traj",
+  "mini-swe-agent-traj/django__django-16255.traj.json",
+  "claude-code-session/subagent_session.jsonl",
+  "codex-exec/handmade_exec.jsonl",
+  "gemini-cli-stream/read_stream.jsonl",
+  "gemini-cli-session/read_session.json",
+  "smolagents-memory/code-agent.json",
+  "agno-run-output/run.json",
+  "inspect-json/swe_bench_mini.json",
+];
 import { main as ingest } from "./ingest";
 import { main as runAgents } from "./run-agents";
 import { ensureSystemPackages } from "./setup";
@@ -109,6 +124,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const ingested = await ingest([bundleDir], io);
   if (ingested !== 0) throw new AppError("INTERNAL", `ingest ${bundleDir} failed with exit code ${ingested}`);
+  say(`      and ${DEMO_FOREIGN_LOGS.length} native logs of other agents (${FOREIGN_FIXTURES}), read as they are`);
+  const foreign = await ingest(
+    DEMO_FOREIGN_LOGS.map((file) => path.join(FOREIGN_FIXTURES, file)),
+    io,
+  );
+  if (foreign !== 0) throw new AppError("INTERNAL", `ingest of the native logs failed with exit code ${foreign}`);
 
   say(`[5/7] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol)`);
   for (const argv of [[], ["--judge", "gemini", "--mock"]]) {

@@ -64,6 +64,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       let result: IngestOutcome;
       if (!outcome.ok) result = outcome;
       else {
+        for (const warning of outcome.warnings) io.stderr.write(`warning: ${outcome.label}: ${warning}\n`);
         try {
           result = {
             label: outcome.label,

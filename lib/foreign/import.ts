@@ -79,7 +79,8 @@ export function readRuns(file: ForeignFile, siblings: readonly ForeignFile[], fo
 }
 
 export type ForeignOutcome =
-  { label: string; ok: true; bundle: ParsedBundle; format: string } | { label: string; ok: false; error: string };
+  | { label: string; ok: true; bundle: ParsedBundle; format: string; warnings: string[] }
+  | { label: string; ok: false; error: string };
 
 /** Every run of every file as a parsed bundle, or the error that kept it out (naming the file and where). */
 export async function foreignBundles(
@@ -111,7 +112,8 @@ export async function foreignBundles(
       const label = run.index === 0 && read.runs.length === 1 ? file.name : `${file.name}#${run.index}`;
       try {
         const built = await foreignBundle(file, read.format, run, options);
-        report({ label, ok: true, bundle: parseBundle(built.files, label), format: read.format.id });
+        const bundle = parseBundle(built.files, label);
+        report({ label, ok: true, bundle, format: read.format.id, warnings: built.warnings });
       } catch (error) {
         report({ label, ok: false, error: describe(error, label) });
       }

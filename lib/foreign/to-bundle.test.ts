@@ -118,8 +118,19 @@ describe("a foreign run as a run bundle", () => {
     expect(bundle.instance).toMatchObject({ benchmark: "swe-bench-lite", contract });
   });
 
-  it("refuses a diff whose paths leave the workspace, naming the run", async () => {
+  it("keeps a run whose diff does not parse, its files unknown, and says why", async () => {
+    const bad = "diff --git a/pkg/a.py b/pkg/a.py\n--- a/pkg/a.py\n+++ b/pkg/a.py\n@@ -1,7 +1,7 @@\n-a\n+b\n";
+    const built = await foreignBundle(FILE, unifiedDiff, run({ patch: bad }));
+    expect(built.warnings).toEqual([expect.stringMatching(/repo diff could not be read.*output\.jsonl.*hunk/)]);
+    const bundle = parseBundle(built.files, "x");
+    expect(bundle.manifest.evidence!.workspace).toBe("none");
+    expect(built.files.get(REPO_DIFF_MEMBER)!.toString()).toBe(bad);
+  });
+
+  it("does not take a diff whose paths leave the workspace", async () => {
     const bad = "diff --git a/../x b/../x\n--- a/../x\n+++ b/../x\n@@ -1 +1 @@\n-a\n+b\n";
-    await expect(foreignBundle(FILE, unifiedDiff, run({ patch: bad }))).rejects.toThrow(/output\.jsonl/);
+    const built = await foreignBundle(FILE, unifiedDiff, run({ patch: bad }));
+    expect(built.warnings.join()).toMatch(/\.\.\/x|outside|\.\./);
+    expect(parseBundle(built.files, "x").changes).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ import { explainUnsafeRelativePath } from "@/lib/util/relative-path";
 import { NO_CONTRACT } from "./contract";
 import { changesFromPatch, type FileChange } from "./patch";
 import type { RepoReader } from "./repo";
-import type { ForeignFile, ForeignFormat, ForeignRun } from "./types";
+import { ForeignFormatError, type ForeignFile, type ForeignFormat, type ForeignRun } from "./types";
 
 /** The benchmark of a run whose log names none, and the caller gave none. */
 export const UNKNOWN_BENCHMARK = "external";
@@ -56,6 +56,8 @@ export interface ForeignBundle {
   label: string;
   runId: string;
   files: BundleFiles;
+  /** What of the log could not be used, the run still imported (a diff that does not parse). */
+  warnings: string[];
 }
 
 const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
@@ -78,7 +80,8 @@ export async function foreignBundle(
   const label = run.index === 0 ? file.name : `${file.name}#${run.index}`;
   const steps = uniqueStepIds(run.steps);
   const { instance, instanceRef } = taskOf(run, runId, options);
-  const workspace = await workspaceOf(run, options.repo ?? null, label);
+  const warnings: string[] = [];
+  const workspace = await workspaceOf(run, options.repo ?? null, label, warnings);
   const evidence: CapturedEvidence = {
     trajectory: run.hasTrajectory,
     workspace: workspace.kind,
@@ -131,7 +134,7 @@ export async function foreignBundle(
   if (instance) files.set(BUNDLE_MEMBERS.instance, json(instance));
   files.set(`${NATIVE_DIR}${format.id}/${nativeName(file.name)}`, file.data);
   if (run.patch !== null) files.set(REPO_DIFF_MEMBER, Buffer.from(run.patch));
-  return { label, runId, files };
+  return { label, runId, files, warnings };
 }
 
 /** Step ids as the reader gave them, made unique (`id`, `id~2`, ...) should a log repeat one. */
@@ -217,7 +220,12 @@ const notCaptured = (filePath: string): ManifestEntry => ({
   contentOmitted: "not_captured",
 });
 
-async function workspaceOf(run: ForeignRun, repo: RepoReader | null, label: string): Promise<ForeignWorkspace> {
+async function workspaceOf(
+  run: ForeignRun,
+  repo: RepoReader | null,
+  label: string,
+  warnings: string[],
+): Promise<ForeignWorkspace> {
   const contents = new Map<string, Buffer>();
   const known = (filePath: string, data: Buffer): ManifestEntry => {
     const sha = sha256(data);
@@ -229,7 +237,16 @@ async function workspaceOf(run: ForeignRun, repo: RepoReader | null, label: stri
   // No repo diff: which files changed is not known (the rules read the trajectory's edit actions).
   if (run.patch === null) return { kind: "none", before: [], after: [], contents };
 
-  const changes = await changesFromPatch(run.patch, repo, label);
+  let changes: FileChange[];
+  try {
+    changes = await changesFromPatch(run.patch, repo, label);
+  } catch (error) {
+    // A diff that does not parse (models write hunk headers with wrong counts) loses its files,
+    // not the run; one that does not fit the repository given is the user's error.
+    if (repo || !(error instanceof ForeignFormatError)) throw error;
+    warnings.push(`the repo diff could not be read, so which files changed is not known: ${error.message}`);
+    return { kind: "none", before: [], after: [], contents };
+  }
   const before: ManifestEntry[] = [];
   const after: ManifestEntry[] = [];
   const side = (change: FileChange, which: "before" | "after"): ManifestEntry | null => {
