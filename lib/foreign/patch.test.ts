@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { describeWithTestData } from "@/lib/test-support/test-data";
-import { applyPatchFile, changesFromPatch, MAX_PATCH_BYTES, parseUnifiedDiff, PatchApplyError } from "./patch";
+import { MAX_PATCH_BYTES, parseUnifiedDiff } from "./patch";
+import { applyPatchFile, changesFromPatch, PatchApplyError } from "./patch-apply";
 import type { RepoReader } from "./repo";
 import { ForeignFormatError } from "./types";
 

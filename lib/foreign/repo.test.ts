@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWithTestData } from "@/lib/test-support/test-data";
-import { changesFromPatch } from "./patch";
+import { changesFromPatch } from "./patch-apply";
 import { openRepo } from "./repo";
 
 let dir: string;

@@ -29,7 +29,7 @@ import {
 import { canonicalJson } from "@/lib/util/canonical-json";
 import { explainUnsafeRelativePath } from "@/lib/util/relative-path";
 import { NO_CONTRACT } from "./contract";
-import { changesFromPatch, type FileChange } from "./patch";
+import { changesFromPatch, type FileChange } from "./patch-apply";
 import type { RepoReader } from "./repo";
 import { ForeignFormatError, type ForeignFile, type ForeignFormat, type ForeignRun } from "./types";
 

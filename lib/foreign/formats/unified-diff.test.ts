@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeWithTestData } from "@/lib/test-support/test-data";
-import { changesFromPatch, parseUnifiedDiff } from "../patch";
+import { parseUnifiedDiff } from "../patch";
+import { changesFromPatch } from "../patch-apply";
 import { fixtureFile, readError, readOnlyRun, textFile } from "./reader.fixture";
 import { unifiedDiff } from "./unified-diff";
 
