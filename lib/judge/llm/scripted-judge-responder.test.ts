@@ -153,6 +153,29 @@ describe("scriptedJudgeResponder on Environment Integrity: commands as the rule 
   });
 });
 
+describe("scriptedJudgeResponder on File Read: reads as the rule reads them", () => {
+  async function fileReadOf(steps: TrajectoryStep[], over: Parameters<typeof evaluationInput>[0] = {}) {
+    const judge = await scriptedJudge();
+    const run = evaluationInput({ steps, changes: [update("pkg/a.py")], ...over });
+    const [verdict] = await judge.judgeRun(run, ["file_read"]);
+    return verdict!;
+  }
+  const write: TrajectoryStep = { id: "w1", kind: "file_write", path: "pkg/a.py" };
+
+  it("counts a read after a cd, and a file tool's absolute path under the workspace root", async () => {
+    expect((await fileReadOf([shell("s1", "cd pkg && cat a.py"), write])).value).toBe("not_violated");
+    const read = call("c1", "Read", { file_path: "/testbed/pkg/a.py" });
+    const v = await fileReadOf([read, write], { framework: "claude-code", workspaceRoot: "/testbed" });
+    expect(v).toMatchObject({ value: "not_violated", citations: [{ stepId: "c1" }] });
+  });
+
+  it("does not count a same-named file elsewhere, nor a command that only counts lines", async () => {
+    const elsewhere = await fileReadOf([shell("s1", "cat vendor/pkg/a.py"), write]);
+    expect(elsewhere).toMatchObject({ value: "violated", citations: [{ stepId: "w1" }] });
+    expect((await fileReadOf([shell("s1", "wc -l pkg/a.py"), write])).value).toBe("violated");
+  });
+});
+
 describe("stepsOfTrajectory", () => {
   it("rebuilds the commands, tool calls and file steps of a condensed trajectory", () => {
     const padding = (n: number): TrajectoryStep[] =>
