@@ -31,10 +31,11 @@ describe("Inspect AI .eval log", () => {
     const file = await evalArchive("run.eval");
     const runs = readRuns(inspectEval, file);
     const fromJson = readRuns(inspectJson, fixtureFile("inspect-json/swe_bench_mini.json"));
-    expect(runs).toEqual(fromJson);
+    // In Inspect's order (epoch, then id), as Inspect reads an archive; a JSON log keeps its own.
+    expect(runs).toEqual([fromJson[1], fromJson[0]].map((run, index) => ({ ...run, index })));
     expect(runs.map((r) => [r.task.instanceId, r.steps.length])).toEqual([
-      ["django__django-11163", 14],
       ["astropy__astropy-12907", 9],
+      ["django__django-11163", 14],
     ]);
   });
 
@@ -42,9 +43,20 @@ describe("Inspect AI .eval log", () => {
     const file = await evalArchive("running.eval", () => {}, "_journal/start.json");
     expect(inspectEval.detect(file)).toBe(true);
     expect(readRuns(inspectEval, file).map((r) => r.task.instanceId)).toEqual([
-      "django__django-11163",
       "astropy__astropy-12907",
+      "django__django-11163",
     ]);
+  });
+
+  it("reads a sample written twice under one name (a re-run) once, from its last copy", async () => {
+    const file = await evalArchive("rerun.eval", (log) => {
+      log.samples[1]!.id = "django__django-11164"; // as long as the first sample's id
+    });
+    // Rename the second member to the first's name, in its local and central headers.
+    const [first, second] = ["django__django-11163_epoch_1", "django__django-11164_epoch_1"].map((n) => Buffer.from(n));
+    for (let at = file.data.indexOf(second!); at >= 0; at = file.data.indexOf(second!, at)) first!.copy(file.data, at);
+    const runs = readRuns(inspectEval, file);
+    expect(runs.map((r) => [r.task.instanceId, r.steps.length])).toEqual([["django__django-11164", 9]]);
   });
 
   it("detects .eval archives, not other zips or JSON", async () => {

@@ -12,7 +12,7 @@
 import zlib from "node:zlib";
 import { ForeignFormatError, type ForeignFile, type ForeignFormat } from "../types";
 import { MAX_DOCUMENT_BYTES, parseJsonDocument, parseShape } from "./json-lines";
-import { EvalHeaderSchema, inspectRuns, parseSample } from "./inspect-json";
+import { EvalHeaderSchema, inspectRuns, parseSample, type EvalSample } from "./inspect-json";
 
 /** All members read from one archive together, inflated. */
 const MAX_ARCHIVE_INFLATED_BYTES = 1024 * 1024 * 1024;
@@ -100,10 +100,30 @@ function jsonMember(file: ForeignFile, member: ZipMember): unknown {
 
 const SAMPLE_MEMBER = /^samples\/.+_epoch_\d+\.json$/;
 
+/**
+ * The sample members, one per name: a sample re-run in the same log (a retried or requeued
+ * sample) is written again under its name, and the last copy in the archive is the one read.
+ */
+function latestSampleMembers(members: readonly ZipMember[]): ZipMember[] {
+  const byName = new Map<string, ZipMember>();
+  for (const member of members) if (SAMPLE_MEMBER.test(member.name)) byName.set(member.name, member);
+  return [...byName.values()];
+}
+
+/**
+ * The order Inspect gives a log's samples (sort_samples in inspect_ai/log/_log.py): by epoch, then
+ * by id, numeric ids as numbers. The archive's members are in the order the samples finished.
+ */
+function bySampleOrder(a: EvalSample, b: EvalSample): number {
+  const key = (id: string | number) => (typeof id === "number" ? String(id).padStart(20, "0") : id);
+  const [x, y] = [key(a.id), key(b.id)];
+  return a.epoch - b.epoch || (x < y ? -1 : x > y ? 1 : 0);
+}
+
 export const inspectEval: ForeignFormat = {
   id: "inspect-eval",
   label: "Inspect AI log (.eval)",
-  readerVersion: 1,
+  readerVersion: 2,
   detect(file) {
     const data = file.data;
     if (data.length < 30 || data.readUInt32LE(0) !== LOCAL_HEADER) return false;
@@ -126,7 +146,7 @@ export const inspectEval: ForeignFormat = {
       members.find((m) => m.name === "header.json") ?? members.find((m) => m.name === "_journal/start.json");
     if (!headerMember) throw new ForeignFormatError(file.name, null, "has neither header.json nor _journal/start.json");
     const header = parseShape(EvalHeaderSchema, jsonMember(file, headerMember), file.name, headerMember.name);
-    const sampleMembers = members.filter((m) => SAMPLE_MEMBER.test(m.name));
+    const sampleMembers = latestSampleMembers(members);
     if (sampleMembers.length === 0)
       throw new ForeignFormatError(
         file.name,
@@ -134,6 +154,6 @@ export const inspectEval: ForeignFormat = {
         `holds no samples (log status ${header.status ?? "unknown"})`,
       );
     const samples = sampleMembers.map((m) => parseSample(jsonMember(file, m), file.name, m.name));
-    return inspectRuns(header, samples);
+    return inspectRuns(header, samples.sort(bySampleOrder));
   },
 };

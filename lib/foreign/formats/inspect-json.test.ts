@@ -68,6 +68,39 @@ describe("Inspect AI .json log", () => {
     expect(run.steps[8]).toMatchObject({ command: "cat /testbed/missing.py", exitCode: 1 });
   });
 
+  it("reads samples as older Inspect versions wrote them: transcript, a single score, tool_error", () => {
+    type Sample = Record<string, unknown> & { messages: Record<string, unknown>[] };
+    const good = JSON.parse(log().data.toString("utf8")) as { samples: Sample[] };
+    const old = structuredClone(good);
+    const sample = old.samples[0]!;
+    sample.transcript = { events: sample.events, content: sample.attachments };
+    sample.score = (sample.scores as Record<string, unknown>)[Object.keys(sample.scores as object)[0]!];
+    for (const key of ["events", "attachments", "scores"]) delete sample[key];
+    Object.assign(sample.messages[5]!, { error: null, tool_error: "str_replace: old_str not found" });
+    const [was] = readRuns(inspectJson, log());
+    const [run] = readRuns(inspectJson, textFile("old.json", JSON.stringify(old)));
+    expect(run!.patch).toBe(was!.patch);
+    expect(run!.steps[0]).toEqual(was!.steps[0]); // the system prompt's attachment, from transcript.content
+    expect(run!.steps[4]).toEqual(was!.steps[4]); // the exit code, from the transcript's sandbox event
+    expect(run!.steps[6]).toMatchObject({
+      kind: "observation",
+      isError: true,
+      text: "The file /testbed/django/forms/models.py has been edited.\nstr_replace: old_str not found",
+    });
+  });
+
+  it("reads a redacted reasoning block as its summary, and none without one", () => {
+    type Sample = { messages: { content: Record<string, unknown>[] }[] };
+    const changed = JSON.parse(log().data.toString("utf8")) as { samples: Sample[] };
+    const reasoning = changed.samples[1]!.messages[1]!.content[0]!;
+    Object.assign(reasoning, { reasoning: "gAAAAABo-opaque", redacted: true, summary: "Check the version first." });
+    const run = readRuns(inspectJson, textFile("r.json", JSON.stringify(changed)))[1]!;
+    expect(run.steps[1]).toMatchObject({ text: "(thinking) Check the version first." });
+    delete reasoning.summary;
+    const bare = readRuns(inspectJson, textFile("r.json", JSON.stringify(changed)))[1]!;
+    expect(bare.steps.map((s) => s.kind === "message" && s.text).join(" ")).not.toMatch(/thinking|opaque/);
+  });
+
   it("detects Inspect logs by their head, not other JSON", () => {
     expect(inspectJson.detect(log())).toBe(true);
     expect(inspectJson.detect(textFile("x.json", '{"version": 2, "eval": {}}'))).toBe(false);

@@ -43,6 +43,8 @@ const ChatMessageSchema = z.looseObject({
   tool_call_id: z.string().nullish(),
   function: z.string().nullish(),
   error: z.looseObject({ type: z.string().nullish(), message: z.string() }).nullish(),
+  /** Before ToolCallError (Inspect 0.3.2x), a failed tool call's message as text. */
+  tool_error: z.string().nullish(),
 });
 type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
@@ -99,7 +101,29 @@ const LIMIT_EXIT: Record<string, ExitReason> = {
 
 /** One sample of an Inspect log, checked, with the file name and where it is (for errors). */
 export function parseSample(value: unknown, file: string, where: string): EvalSample {
-  return parseShape(EvalSampleSchema, value, file, where);
+  return parseShape(EvalSampleSchema, migrateSample(value), file, where);
+}
+
+/**
+ * A sample as older Inspect versions wrote it, in today's shape, as Inspect itself migrates it
+ * (EvalSample.migrate_deprecated in inspect_ai/log/_log.py): `transcript: {events, content}`
+ * becomes `events` and `attachments`, a single `score` becomes `scores`.
+ */
+function migrateSample(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const sample = { ...(value as Record<string, unknown>) };
+  const transcript = sample.transcript;
+  if (transcript !== null && typeof transcript === "object" && !("events" in sample)) {
+    const { events, content } = transcript as Record<string, unknown>;
+    sample.events = events;
+    sample.attachments ??= content;
+    delete sample.transcript;
+  }
+  if ("score" in sample && !("scores" in sample)) {
+    sample.scores = sample.score === null ? null : { score: sample.score };
+    delete sample.score;
+  }
+  return sample;
 }
 
 /** The runs of one Inspect log: its header and its samples, in order. */
@@ -161,14 +185,30 @@ function resolveDeep(value: unknown, resolve: Resolve): unknown {
   return value;
 }
 
-/** The text of a message's content (text parts; images and other media named, not inlined). */
-function contentText(content: ChatMessage["content"], resolve: Resolve, kind: "text" | "reasoning" = "text"): string {
-  if (typeof content === "string") return kind === "text" ? resolve(content) : "";
+/** The text of a message's content: its text parts (images and other media named, not inlined; reasoning apart). */
+function contentText(content: ChatMessage["content"], resolve: Resolve): string {
+  if (typeof content === "string") return resolve(content);
   return content
     .flatMap((part) => {
-      if (part.type !== kind) return kind === "text" && part.type !== "reasoning" ? [`[${part.type}]`] : [];
-      const text = kind === "text" ? part.text : part.reasoning;
-      return typeof text === "string" ? [resolve(text)] : [];
+      if (part.type === "reasoning") return [];
+      if (part.type !== "text") return [`[${part.type}]`];
+      return typeof part.text === "string" ? [resolve(part.text)] : [];
+    })
+    .join("\n");
+}
+
+/**
+ * The model's reasoning in a message's content (Inspect's ContentReasoning): its text, or, when
+ * the provider redacted it (`redacted: true`, the text then an opaque signature), its summary.
+ */
+function reasoningText(content: ChatMessage["content"], resolve: Resolve): string {
+  if (typeof content === "string") return "";
+  return content
+    .flatMap((part) => {
+      if (part.type !== "reasoning") return [];
+      const readable = typeof part.reasoning === "string" && part.reasoning.trim() !== "" ? part.reasoning : null;
+      const text = part.redacted === true ? part.summary : (readable ?? part.summary);
+      return typeof text === "string" && text.trim() !== "" ? [resolve(text)] : [];
     })
     .join("\n");
 }
@@ -201,16 +241,27 @@ interface ToolTiming {
 
 /**
  * What the events say about each tool call (by id): when it ran, and the exit code of the command
- * it ran in the sandbox. A sandbox event belongs to the tool call whose span holds it (the tool's
- * `span_id`, or a span below it), or, in logs before spans, sits in the tool event's `events`.
+ * it ran in the sandbox. Inspect runs each tool inside a span of type `tool` (named after the
+ * function) and records the tool event within that span; the event's own `span_id` is that span
+ * or, as Inspect writes it since it began spans (0.3.9x), the enclosing one, so the call's span is
+ * the earliest still open `tool` span of that name not yet given to a call. A sandbox `exec`
+ * belongs to the call whose span holds it (directly or below); in logs before spans it sits in
+ * the tool event's own `events`.
  */
 function toolTimings(events: readonly InspectEvent[]): Map<string, ToolTiming> {
   const timings = new Map<string, ToolTiming>();
   const parentSpan = new Map<string, string | null>();
   const callOfSpan = new Map<string, string>();
+  const openToolSpans: { id: string; name: unknown }[] = [];
   for (const event of events) {
-    if (event.event === "span_begin" && typeof event.id === "string")
+    if (event.event === "span_begin" && typeof event.id === "string") {
       parentSpan.set(event.id, typeof event.parent_id === "string" ? event.parent_id : null);
+      if (event.type === "tool") openToolSpans.push({ id: event.id, name: event.name });
+    }
+    if (event.event === "span_end") {
+      const open = openToolSpans.findIndex((s) => s.id === event.id);
+      if (open >= 0) openToolSpans.splice(open, 1);
+    }
     if (event.event !== "tool" || typeof event.id !== "string") continue;
     const startedAt = isoTime(event.timestamp);
     const finishedAt = isoTime(event.completed);
@@ -220,16 +271,19 @@ function toolTimings(events: readonly InspectEvent[]): Map<string, ToolTiming> {
       startedAt,
       finishedAt,
       durationMs: working ?? durationBetween(startedAt, finishedAt),
-      exitCode: nested.length > 0 ? (nested.at(-1)!.result as number) : null,
+      exitCode: nested.length > 0 ? nested.at(-1)!.result : null,
     });
-    if (event.span_id) callOfSpan.set(event.span_id, event.id);
+    const own = openToolSpans.findIndex((s) => s.id === event.span_id);
+    const named = openToolSpans.findIndex((s) => s.name === event.function && !callOfSpan.has(s.id));
+    const span = openToolSpans[own >= 0 ? own : named];
+    if (span && !callOfSpan.has(span.id)) callOfSpan.set(span.id, event.id);
   }
   for (const event of events) {
     if (!isExec(event)) continue;
     let span: string | null | undefined = event.span_id;
     for (let depth = 0; span && depth < 100 && !callOfSpan.has(span); depth++) span = parentSpan.get(span);
     const timing = span ? timings.get(callOfSpan.get(span) ?? "") : undefined;
-    if (timing) timing.exitCode = event.result as number;
+    if (timing) timing.exitCode = event.result;
   }
   return timings;
 }
@@ -252,13 +306,14 @@ function messageSteps(
       const call = callId ? calls.get(callId) : undefined;
       const timing = callId ? tools.get(callId) : undefined;
       const output = contentText(message.content, resolve);
-      const text = message.error ? [output, message.error.message].filter((t) => t !== "").join("\n") : output;
+      const error = toolError(message);
+      const text = error ? [output, error.message].filter((t) => t !== "").join("\n") : output;
       const when = {
         ...(timing?.finishedAt ? { timestamp: timing.finishedAt } : {}),
         ...(timing?.durationMs !== undefined ? { durationMs: timing.durationMs } : {}),
       };
       const command = call?.function === "bash" ? commandOf(call.arguments) : null;
-      if (command !== null && timing?.exitCode != null && !message.error) {
+      if (command !== null && timing?.exitCode != null && !error) {
         steps.push({
           kind: "shell",
           callId,
@@ -268,15 +323,12 @@ function messageSteps(
           timedOut: false,
           ...when,
         });
-      } else {
-        const timedOut = message.error?.type === "timeout";
-        if (command !== null && timedOut) {
-          steps.push({ kind: "shell", callId, command, exitCode: null, output: text, timedOut: true, ...when });
-        } else steps.push({ kind: "observation", callId, text, isError: message.error != null, ...when });
-      }
+      } else if (command !== null && error?.type === "timeout") {
+        steps.push({ kind: "shell", callId, command, exitCode: null, output: text, timedOut: true, ...when });
+      } else steps.push({ kind: "observation", callId, text, isError: error !== null, ...when });
       continue;
     }
-    const reasoning = contentText(message.content, resolve, "reasoning");
+    const reasoning = reasoningText(message.content, resolve);
     if (reasoning.trim() !== "") steps.push({ kind: "message", role: "assistant", text: `(thinking) ${reasoning}` });
     const text = contentText(message.content, resolve);
     if (text.trim() !== "") steps.push({ kind: "message", role: message.role, text });
@@ -296,6 +348,12 @@ function messageSteps(
   return steps;
 }
 
+/** Why a tool call failed (Inspect's ToolCallError, or the older `tool_error` text), or null. */
+function toolError(message: ChatMessage): { type: string; message: string } | null {
+  if (message.error) return { type: message.error.type ?? "unknown", message: message.error.message };
+  return message.tool_error ? { type: "unknown", message: message.tool_error } : null;
+}
+
 /** The command of Inspect's `bash(cmd)` tool call. */
 function commandOf(args: unknown): string | null {
   const record = args !== null && typeof args === "object" ? (args as Record<string, unknown>) : {};
@@ -310,7 +368,7 @@ function logSamples(file: ForeignFile, samples: readonly unknown[]): EvalSample[
 export const inspectJson: ForeignFormat = {
   id: "inspect-json",
   label: "Inspect AI log (.json)",
-  readerVersion: 1,
+  readerVersion: 2,
   detect(file) {
     const { head, firstChar } = contentProbe(file);
     return (
