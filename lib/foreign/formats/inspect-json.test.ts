@@ -101,6 +101,24 @@ describe("Inspect AI .json log", () => {
     expect(bare.steps.map((s) => s.kind === "message" && s.text).join(" ")).not.toMatch(/thinking|opaque/);
   });
 
+  it("maps each kind of Inspect limit to why the run stopped", () => {
+    type Sample = { limit: { type: string } | null };
+    const changed = JSON.parse(log().data.toString("utf8")) as { samples: Sample[] };
+    const exitFor = (type: string) => {
+      changed.samples[1]!.limit = { type };
+      return readRuns(inspectJson, textFile("l.json", JSON.stringify(changed)))[1]!.exitReason;
+    };
+    expect(["message", "turn", "token", "time", "working", "operator", "custom"].map(exitFor)).toEqual([
+      "step_limit",
+      "step_limit",
+      "step_limit",
+      "timeout",
+      "timeout",
+      "cancelled",
+      "error",
+    ]);
+  });
+
   it("detects Inspect logs by their head, not other JSON", () => {
     expect(inspectJson.detect(log())).toBe(true);
     expect(inspectJson.detect(textFile("x.json", '{"version": 2, "eval": {}}'))).toBe(false);

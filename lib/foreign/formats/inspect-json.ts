@@ -88,9 +88,10 @@ export const EvalHeaderSchema = z.looseObject({
 });
 const EvalLogSchema = EvalHeaderSchema.extend({ samples: z.array(z.unknown()).nullish() });
 
-/** `sample.limit.type` → why the run stopped. */
+/** `sample.limit.type` (EvalSampleLimitType in inspect_ai/log/_log.py) → why the run stopped. */
 const LIMIT_EXIT: Record<string, ExitReason> = {
   message: "step_limit",
+  turn: "step_limit",
   token: "step_limit",
   context: "step_limit",
   cost: "step_limit",
