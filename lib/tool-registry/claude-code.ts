@@ -22,7 +22,9 @@ export const CLAUDE_CODE_TOOLS: FrameworkTools = {
     BashOutput: other(),
     KillBash: other(),
     KillShell: other(),
+    // Starts a subagent, whose own steps run on a sidechain (`Agent` in later versions).
     Task: other(),
+    Agent: other(),
     TodoWrite: other(),
     TodoRead: other(),
     WebFetch: other(),

@@ -111,3 +111,13 @@ describe("described argument names", () => {
     expect(names.indexOf("notebook_path")).toBeLessThan(names.indexOf("cmd"));
   });
 });
+
+describe("tools typed in SWE-agent's shell", () => {
+  it("include its str_replace_editor, whose words are the subcommand and the path", () => {
+    expect(shellCommandTool("swe-agent", "str_replace_editor")).toMatchObject({
+      positional: ["command", "path"],
+      subcommands: { view: "read" },
+    });
+    expect(shellCommandTool("openhands", "str_replace_editor")).toBeNull();
+  });
+});

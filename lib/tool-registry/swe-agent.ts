@@ -14,7 +14,8 @@ export const SWE_AGENT_TOOLS: FrameworkTools = {
   persistentShell: true,
   tools: {
     bash: shellTool(["command"]),
-    str_replace_editor: strReplaceEditor(),
+    // Typed in the shell as `str_replace_editor view /repo/a.py` as well as called as a tool.
+    str_replace_editor: { ...strReplaceEditor(), positional: ["command", "path"] },
     open: { ...read("path"), positional: ["path", "line_number"], opensFile: true },
     goto: { ...read(), positional: ["line_number"], actsOnOpenFile: true },
     scroll_up: { ...read(), positional: [], actsOnOpenFile: true },
