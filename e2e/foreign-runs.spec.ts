@@ -99,6 +99,10 @@ test("POST /api/runs/import takes a native log as its body, once, and names a fi
   expect(forced.status()).toBe(422);
   expect(((await forced.json()) as { runs: { error: string }[] }).runs[0]!.error).toMatch(/^preds\.jsonl/);
 
+  const badFormat = await request.post("/api/runs/import?format=nope", { data: body, headers: auth });
+  expect(badFormat.status()).toBe(400);
+  expect(((await badFormat.json()) as { error: string }).error).toMatch(/^format: unknown format "nope"/);
+
   const unknown = await request.post("/api/runs/import?name=notes.json", { data: '{"hello": 1}', headers: auth });
   expect(unknown.status()).toBe(400);
   expect(((await unknown.json()) as { error: string }).error).toMatch(/nor a log of a known agent/);

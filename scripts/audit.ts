@@ -38,6 +38,8 @@ export interface AuditedRun {
   steps: Record<string, number>;
   changes: { path: string; kind: string }[];
   verdicts: { metric: string; value: string; rationale: string; citations: VerdictDraft["citations"] }[];
+  /** What of the log could not be used (a diff that does not parse). */
+  warnings: string[];
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -66,7 +68,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       const { runId } = importParsedBundle(db, outcome.bundle, { via: "cli" });
       const input = loadEvaluationInput(db, runId);
       const verdicts = await ruleJudge(input);
-      const audited = auditedRun(outcome.label, outcome.format, outcome.bundle.manifest, input, verdicts);
+      const audited = {
+        ...auditedRun(outcome.label, outcome.format, outcome.bundle.manifest, input, verdicts),
+        warnings: outcome.warnings,
+      };
       io.stdout.write(args.json ? `${JSON.stringify(audited)}\n` : report(audited));
     }
   } finally {
@@ -81,7 +86,7 @@ function auditedRun(
   manifest: { runId: string; agent: { framework: string; model: string }; instanceId: string },
   input: EvaluationInput,
   verdicts: VerdictDraft[],
-): AuditedRun {
+): Omit<AuditedRun, "warnings"> {
   const steps: Record<string, number> = {};
   for (const step of input.steps) steps[step.kind] = (steps[step.kind] ?? 0) + 1;
   return {

@@ -174,6 +174,26 @@ describe("npm run ingest on runs made elsewhere", () => {
     }
   });
 
+  it("puts runs of several frameworks on one external instance; a later contract completes it, another one is refused", async () => {
+    const preds = `${FIXTURES}/mini-swe-agent-preds/preds.json`;
+    const first = await ingest([MINI, preds]);
+    expect(errorLines(first.stderr)).toEqual([]);
+    const onInstance = runs().filter((r) => r.instance === "swe-bench/django__django-16255");
+    expect(onInstance.map((r) => r.format).sort()).toEqual(["mini-swe-agent-preds", "mini-swe-agent-traj"]);
+
+    const contract = path.join(work, "contract.json");
+    await fs.writeFile(contract, JSON.stringify({ mayChange: ["django/contrib/sitemaps/__init__.py"] }));
+    expect(errorLines((await ingest([MINI, "--contract", contract, "--replace"])).stderr)).toEqual([]);
+    expect(JSON.parse(runs().find((r) => r.format === "mini-swe-agent-traj")!.contract)).toMatchObject({
+      origin: "contract_file",
+    });
+
+    const other = path.join(work, "other.json");
+    await fs.writeFile(other, JSON.stringify({ mayChange: ["django/other.py"] }));
+    const refused = await ingest([MINI, "--contract", other, "--replace"]);
+    expect(errorLines(refused.stderr).join()).toMatch(/already has another contract \(from its contract file\)/);
+  });
+
   it("forces a format with --format, and names an unknown one", async () => {
     const unknown = await ingest([MINI, "--format", "nope"]);
     expect(unknown.code).toBe(2);

@@ -70,6 +70,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
             label: outcome.label,
             ok: true,
             ...importParsedBundle(db, outcome.bundle, { via: "cli", replace: args.replace }),
+            ...(outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {}),
           };
         } catch (error) {
           result = { label: outcome.label, ok: false, error: error instanceof Error ? error.message : String(error) };

@@ -60,7 +60,8 @@ describe("npm run rule-judge", () => {
     expect(run.code).toBe(1);
     const [notJson, badStep, ok] = verdictsOf(run.stdout);
     expect(notJson!.error).toMatch(/^stdin: line 1: not JSON/);
-    expect(badStep!.error).toMatch(/^stdin: line 2: steps\.0\.command: /);
+    expect(badStep!.id).toBe("bad-step");
+    expect(badStep!.error).toMatch(/^stdin: line 2: steps\[0\]\.command: /);
     expect(ok!.verdicts).toBeDefined();
   });
 

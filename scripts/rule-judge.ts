@@ -10,6 +10,7 @@ import readline from "node:readline";
 import { cliCommand, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
+import { firstIssue } from "@/lib/errors/zod-issues";
 import { evaluationInputOfCase, RuleCaseSchema } from "@/lib/judge/rule-cases";
 import { ruleJudge } from "@/lib/judge/rules/rule-judge";
 
@@ -40,9 +41,9 @@ export async function main(argv: string[], io: CliIo & { stdin?: NodeJS.Readable
     if (line.trim() === "") continue;
     const where = `${file === "-" ? "stdin" : file}: line ${lineNumber}`;
     const fallbackId = `line-${lineNumber}`;
-    const problem = (message: string) => {
+    const problem = (message: string, id = fallbackId) => {
       failed += 1;
-      io.stdout.write(`${JSON.stringify({ id: fallbackId, error: `${where}: ${message}` })}\n`);
+      io.stdout.write(`${JSON.stringify({ id, error: `${where}: ${message}` })}\n`);
     };
     if (line.length > MAX_CASE_LINE_BYTES) {
       problem(`over ${MAX_CASE_LINE_BYTES} bytes`);
@@ -57,8 +58,7 @@ export async function main(argv: string[], io: CliIo & { stdin?: NodeJS.Readable
     }
     const ruleCase = RuleCaseSchema.safeParse(raw);
     if (!ruleCase.success) {
-      const issue = ruleCase.error.issues[0]!;
-      problem(`${issue.path.join(".") || "(the case)"}: ${issue.message}`);
+      problem(firstIssue(ruleCase.error, "the case"), idOf(raw));
       continue;
     }
     const id = ruleCase.data.id ?? fallbackId;
@@ -69,6 +69,12 @@ export async function main(argv: string[], io: CliIo & { stdin?: NodeJS.Readable
     io.stdout.write(`${JSON.stringify({ id, verdicts: byMetric })}\n`);
   }
   return failed > 0 ? 1 : 0;
+}
+
+/** The id a case names for itself, even when the rest of it is wrong. */
+function idOf(raw: unknown): string | undefined {
+  const id = raw !== null && typeof raw === "object" ? (raw as { id?: unknown }).id : undefined;
+  return typeof id === "string" && id.length > 0 && id.length <= 200 ? id : undefined;
 }
 
 if (isEntryPoint(import.meta.url)) await runMain(main);

@@ -7,6 +7,7 @@ import type { Statement } from "better-sqlite3";
 import { eq } from "drizzle-orm";
 import { BundleError } from "@/lib/bundle/errors";
 import type { ParsedBundle } from "@/lib/bundle/parse";
+import type { BoundaryContract } from "@/lib/benchmark/schema";
 import type { AgentConfig, TrajectoryStep } from "@/lib/bundle/schema";
 import { EXTERNAL_SUBTASK } from "@/lib/benchmark/subtasks";
 import { AppError } from "@/lib/errors/app-error";
@@ -182,6 +183,10 @@ function ensureInstance(tx: Tx, bundle: ParsedBundle): void {
         `instance "${manifest.instanceId}" belongs to benchmark "${stored.benchmarkId}", not "${manifest.benchmark}"`,
       );
     }
+    if (instance?.subtask === EXTERNAL_SUBTASK && stored.subtaskId === EXTERNAL_SUBTASK) {
+      ensureSameExternalTask(tx, bundle, stored.contract as BoundaryContract);
+      return;
+    }
     if (instance) {
       const differing = (["subtask", "prompt", "contract", "groundTruth"] as const).find((field) => {
         const storedValue = field === "subtask" ? stored.subtaskId : stored[field];
@@ -211,6 +216,25 @@ function ensureInstance(tx: Tx, bundle: ParsedBundle): void {
     .onConflictDoNothing()
     .run();
   tx.insert(t.instances).values(instanceRow(instance)).run();
+}
+
+/**
+ * A task from another benchmark is met by logs of many frameworks, each wrapping its text its own
+ * way: the first text stays. Its contract is knowledge about the task: one given later completes an
+ * instance that had none (earlier runs are then re-judged with `npm run evaluate -- --force`); two
+ * different contracts for one instance are refused.
+ */
+function ensureSameExternalTask(tx: Tx, bundle: ParsedBundle, stored: BoundaryContract): void {
+  const given = bundle.instance!.contract;
+  if (given.origin === "none" || canonicalJson(given) === canonicalJson(stored)) return;
+  if (stored.origin === "none") {
+    tx.update(t.instances).set({ contract: given }).where(eq(t.instances.id, bundle.manifest.instanceId)).run();
+    return;
+  }
+  throw new BundleError(
+    { bundle: bundle.label, member: "instance.json", field: "contract" },
+    `instance "${bundle.manifest.instanceId}" already has another contract (from its ${stored.origin === "gold_patch" ? "gold patch" : "contract file"}); import with the same --contract or --gold`,
+  );
 }
 
 /**

@@ -116,7 +116,14 @@ export function archiveSource(file: string): BundleSource {
 }
 
 export type IngestOutcome =
-  | { label: string; ok: true; runId: string; outcome: "imported" | "unchanged" | "replaced" }
+  | {
+      label: string;
+      ok: true;
+      runId: string;
+      outcome: "imported" | "unchanged" | "replaced";
+      /** What of a foreign log could not be used, the run still imported. */
+      warnings?: string[];
+    }
   | { label: string; ok: false; error: string };
 
 export interface IngestOptions {

@@ -43,7 +43,7 @@ export function addForeignOptions<Args extends unknown[], Opts extends OptionVal
     .addOption(
       textOption(
         "--benchmark <id>",
-        "the external benchmark of runs whose log does not name one (e.g. swe-bench-verified)",
+        "the external benchmark of the runs, over what the log names (e.g. swe-bench-verified for logs that say swe-bench)",
       ),
     );
 }
@@ -69,11 +69,11 @@ export async function foreignOptionsFrom(
     );
   }
   const contracts = flags.contract
-    ? await readContractSource("contract", flags.contract)
+    ? await asBadInput("--contract", readContractSource("contract", flags.contract))
     : flags.gold
-      ? await readContractSource("gold", flags.gold)
+      ? await asBadInput("--gold", readContractSource("gold", flags.gold))
       : null;
-  const repo = flags.repo ? await openRepo(flags.repo) : null;
+  const repo = flags.repo ? await asBadInput("--repo", openRepo(flags.repo)) : null;
   return {
     ...extra,
     format: flags.format ?? null,
@@ -81,6 +81,18 @@ export async function foreignOptionsFrom(
     contractFor: contracts ? (id) => contracts.contractFor(id) : undefined,
     repo,
   };
+}
+
+/** A flag's file that cannot be read or parsed is bad usage: one line naming the flag, exit 2. */
+async function asBadInput<T>(flag: string, pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "INVALID_INPUT") throw error;
+    throw new AppError("INVALID_INPUT", `${flag}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
 }
 
 export interface ReadLogs {

@@ -13,7 +13,7 @@ const PINNED_SHA256: Record<string, string> = {
   "environment_integrity.v1": "06f178885223b1b9b4b34f9d6f7c9f4d9bdf90aac1b05b9550837084f38cc56d",
   "resource_exhaustion.v1": "82f7877e48ed9f9a7e5a686ba249bb38eaf1be00639278ce6fefe9cf95a61ad8",
   "instruction_following.v1": "545d9bdfbdf521ccdfae3bb9a784eaf441a018a6663f1154d0c62f88086a55fa",
-  "file_read.v2": "57532b5837c95bfb9d534ecfd004463cc74851a7badaa0993cd60f572ea39ea0",
+  "file_read.v2": "1cab27899e64c964d966e0faaff3ce748ffb56e4d1e0754cf74ee45cb94ad5a3",
   "environment_integrity.v2": "e03c3c83244116cad739c1efc04707bff88fffb5bcf01b16b431ef6e3babc79d",
   "resource_exhaustion.v2": "0c3bae0c0bb1c072cc9a2b7a70c2023680eb662341b089fdb90d2f8a5250c82d",
   "instruction_following.v2": "d440ede93b02d277906e6b9f8e18494abfae4702765562f5bb56f9baa8287a28",

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
 import { evaluationInput } from "@/lib/judge/input.fixture";
-import { renderChanges, renderEnvironment, renderOutcome } from "./render-run";
+import { renderChanges, renderContract, renderEnvironment, renderOutcome } from "./render-run";
 import { renderTrajectory } from "./render-trajectory";
 
 describe("renderOutcome", () => {
@@ -113,5 +113,16 @@ describe("renderEnvironment", () => {
     expect(text).toContain("file outside the workspace created: /root/.bashrc (42 bytes)");
     expect(text).toContain("process still running after the run: pid 10 python -m http.server");
     expect(text).not.toContain("forwarder");
+  });
+});
+
+describe("renderContract", () => {
+  it("says where a run made elsewhere got its contract, and nothing for our own tasks", () => {
+    const none = { mustRead: [], mayChange: [], expectedCreate: [], expectedDelete: [], origin: "none" as const };
+    expect(renderContract(evaluationInput({ contract: none }))).toMatch(/^origin: none: no contract was given/);
+    expect(
+      renderContract(evaluationInput({ contract: { ...none, origin: "gold_patch", mayChange: ["a.py"] } })),
+    ).toMatch(/^origin: a gold patch.*\nmust read: .*\nmay change: a\.py/);
+    expect(renderContract(evaluationInput())).toMatch(/^must read: pkg\/a\.py/);
   });
 });

@@ -27,7 +27,13 @@ const list = (paths: readonly string[]) => (paths.length === 0 ? "(none)" : path
 
 export function renderContract(input: EvaluationInput): string {
   const c = input.contract;
+  const origin = {
+    contract_file: "a contract file given at import",
+    gold_patch: "a gold patch (may change: its files)",
+    none: "none: no contract was given (a run made elsewhere)",
+  };
   return [
+    ...(c.origin ? [`origin: ${origin[c.origin]}`] : []),
     `must read: ${list(c.mustRead)}`,
     `may change: ${list(c.mayChange)}`,
     `expected to create: ${list(c.expectedCreate)}`,

@@ -156,6 +156,7 @@ function ruleInputOf(prompt: string): EvaluationInput {
       mayChange: listAfter(contract, "may change"),
       expectedCreate: listAfter(contract, "expected to create"),
       expectedDelete: listAfter(contract, "expected to delete"),
+      ...originOf(contract),
     },
     groundTruth: {
       originalFile: originalFile.success ? originalFile.data : null,
@@ -167,6 +168,15 @@ function ruleInputOf(prompt: string): EvaluationInput {
     workspaceRoot: outcomeField(outcome, "workspace root"),
   });
   return evaluationInputOfCase(ruleCase, "scripted");
+}
+
+/** Where the contract came from, as render-run.ts words it (`origin: none: ...`); absent for our own tasks. */
+function originOf(contract: string): { origin?: "contract_file" | "gold_patch" | "none" } {
+  const words = /^origin: (\S+)/m.exec(contract)?.[1] ?? "";
+  if (words.startsWith("none")) return { origin: "none" };
+  if (words === "a" && /^origin: a gold patch/m.test(contract)) return { origin: "gold_patch" };
+  if (words === "a") return { origin: "contract_file" };
+  return {};
 }
 
 /** File Read as the rule reads the steps the prompt shows (file-read.ts: exact paths, the shell's directory, the tool registry). */

@@ -1,7 +1,7 @@
 import { getAppDb } from "@/db/app-db";
 import { instanceRef } from "@/db/queries/benchmarks";
 import { importParsedBundle } from "@/db/queries/run-import";
-import { detectFormat, FOREIGN_FORMATS } from "@/lib/foreign/formats";
+import { detectFormat, FOREIGN_FORMATS, foreignFormat } from "@/lib/foreign/formats";
 import { foreignBundles } from "@/lib/foreign/import";
 import { createImportPool, ImportBusyError, type ImportPool } from "@/lib/bundle/import-pool";
 import { checkBearerToken, archiveKindOfBytes, readBodyCapped } from "@/lib/bundle/import-request";
@@ -99,6 +99,12 @@ async function importForeign(
     );
   }
   const file = { name, data };
+  if (options.format !== null && !foreignFormat(options.format)) {
+    throw new AppError(
+      "INVALID_INPUT",
+      `format: unknown format "${options.format}"; known: auto, ${FOREIGN_FORMATS.map((f) => f.id).join(", ")}`,
+    );
+  }
   if (options.format === null && !detectFormat(file)) {
     throw new AppError(
       "INVALID_INPUT",
@@ -118,6 +124,7 @@ async function importForeign(
         label: outcome.label,
         format: outcome.format,
         ...importParsedBundle(db, outcome.bundle, { via: "http", replace: options.replace }),
+        warnings: outcome.warnings,
       };
     } catch (error) {
       return { label: outcome.label, error: error instanceof Error ? error.message : String(error) };
