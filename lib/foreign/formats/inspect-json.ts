@@ -12,6 +12,9 @@
  *   a `tool_call` (Inspect's tool name and arguments), answered by the tool message: a `shell`
  *   step for `bash` when the exit code is known (the sandbox `exec` event inside that tool call's
  *   span), else an `observation` (isError when the message has an `error`);
+ * - tool calls only the events hold (an agent run as a tool or handed off to, turns the messages
+ *   no longer keep) are read from their tool events, placed by span and time;
+ * - samples of older versions (`transcript`, `score`, `tool_error`) are migrated as Inspect does;
  * - `attachment://` references (large texts stored once per sample) are resolved;
  * - the patch from a score's `metadata.model_patch` (inspect_evals' SWE-bench scorer), the
  *   workspace `/testbed` for SWE-bench tasks (their images' working directory).
@@ -135,8 +138,8 @@ export function inspectRuns(header: z.infer<typeof EvalHeaderSchema>, samples: r
 function sampleRun(header: z.infer<typeof EvalHeaderSchema>, sample: EvalSample, index: number): ForeignRun {
   const spec = header.eval;
   const resolve = attachmentResolver(sample.attachments ?? {});
-  const tools = toolTimings(sample.events ?? []);
-  const steps = numberSteps(messageSteps(sample.messages, resolve, tools));
+  const tools = toolRuns(sample.events ?? []);
+  const steps = numberSteps(withEventOnlyCalls(messageSteps(sample.messages, resolve, tools), tools, resolve));
   const benchmark = benchmarkFromNames([spec.dataset?.name, spec.task]) ?? spec.task.replace(/^.*\//, "");
   const eventTimes = (sample.events ?? []).flatMap((e) => isoTime(e.timestamp) ?? []).sort();
   const fromSteps = stepTimes(steps);
@@ -232,27 +235,41 @@ function modelPatch(sample: EvalSample): string | null {
   return null;
 }
 
-interface ToolTiming {
+/** What a sample's events say about one tool call (by id). */
+interface ToolRun {
+  function: string;
+  arguments: unknown;
+  /** The tool's result and error as the event has them (a tool message holds them too). */
+  result: unknown;
+  error: ToolError | null;
   startedAt?: string;
   finishedAt?: string;
   durationMs?: number;
   /** The exit code of the last sandbox `exec` the call ran, when the log has it. */
   exitCode: number | null;
+  /** The call this one ran inside (an agent run as a tool or handed off to), when its span says. */
+  enclosingCall: string | null;
+}
+
+interface ToolError {
+  type: string;
+  message: string;
 }
 
 /**
- * What the events say about each tool call (by id): when it ran, and the exit code of the command
- * it ran in the sandbox. Inspect runs each tool inside a span of type `tool` (named after the
- * function) and records the tool event within that span; the event's own `span_id` is that span
- * or, as Inspect writes it since it began spans (0.3.9x), the enclosing one, so the call's span is
- * the earliest still open `tool` span of that name not yet given to a call. A sandbox `exec`
- * belongs to the call whose span holds it (directly or below); in logs before spans it sits in
- * the tool event's own `events`.
+ * What the events say about each tool call (by id), in event order: when it ran, the exit code of
+ * the command it ran in the sandbox, and the call it ran inside. Inspect runs each tool inside a
+ * span of type `tool` (named after the function) and records the tool event within that span;
+ * the event's own `span_id` is that span or, as Inspect writes it since it began spans (0.3.9x),
+ * the enclosing one, so the call's span is the earliest still open `tool` span of that name not
+ * yet given to a call. A sandbox `exec` belongs to the call whose span holds it most closely; in
+ * logs before spans it sits in the tool event's own `events`.
  */
-function toolTimings(events: readonly InspectEvent[]): Map<string, ToolTiming> {
-  const timings = new Map<string, ToolTiming>();
+function toolRuns(events: readonly InspectEvent[]): Map<string, ToolRun> {
+  const runs = new Map<string, ToolRun>();
   const parentSpan = new Map<string, string | null>();
   const callOfSpan = new Map<string, string>();
+  const recordedIn = new Map<string, string | null>();
   const openToolSpans: { id: string; name: unknown }[] = [];
   for (const event of events) {
     if (event.event === "span_begin" && typeof event.id === "string") {
@@ -263,30 +280,47 @@ function toolTimings(events: readonly InspectEvent[]): Map<string, ToolTiming> {
       const open = openToolSpans.findIndex((s) => s.id === event.id);
       if (open >= 0) openToolSpans.splice(open, 1);
     }
-    if (event.event !== "tool" || typeof event.id !== "string") continue;
+    if (event.event !== "tool" || typeof event.id !== "string" || typeof event.function !== "string") continue;
     const startedAt = isoTime(event.timestamp);
     const finishedAt = isoTime(event.completed);
     const working = typeof event.working_time === "number" ? Math.round(event.working_time * 1000) : undefined;
     const nested = (Array.isArray(event.events) ? event.events : []).filter(isExec);
-    timings.set(event.id, {
+    const error = event.error as { type?: unknown; message?: unknown } | null | undefined;
+    runs.set(event.id, {
+      function: event.function,
+      arguments: event.arguments ?? {},
+      result: event.result,
+      error:
+        error && typeof error.message === "string"
+          ? { type: typeof error.type === "string" ? error.type : "unknown", message: error.message }
+          : null,
       startedAt,
       finishedAt,
       durationMs: working ?? durationBetween(startedAt, finishedAt),
       exitCode: nested.length > 0 ? nested.at(-1)!.result : null,
+      enclosingCall: null,
     });
+    recordedIn.set(event.id, event.span_id ?? null);
     const own = openToolSpans.findIndex((s) => s.id === event.span_id);
     const named = openToolSpans.findIndex((s) => s.name === event.function && !callOfSpan.has(s.id));
     const span = openToolSpans[own >= 0 ? own : named];
     if (span && !callOfSpan.has(span.id)) callOfSpan.set(span.id, event.id);
   }
+  /** The call whose span holds `span` most closely, other than `except`. */
+  const callHolding = (span: string | null | undefined, except?: string): string | null => {
+    for (let depth = 0; span && depth < 100; depth++, span = parentSpan.get(span)) {
+      const call = callOfSpan.get(span);
+      if (call !== undefined && call !== except) return call;
+    }
+    return null;
+  };
+  for (const [id, run] of runs) run.enclosingCall = callHolding(recordedIn.get(id), id);
   for (const event of events) {
     if (!isExec(event)) continue;
-    let span: string | null | undefined = event.span_id;
-    for (let depth = 0; span && depth < 100 && !callOfSpan.has(span); depth++) span = parentSpan.get(span);
-    const timing = span ? timings.get(callOfSpan.get(span) ?? "") : undefined;
-    if (timing) timing.exitCode = event.result;
+    const run = runs.get(callHolding(event.span_id) ?? "");
+    if (run) run.exitCode = event.result;
   }
-  return timings;
+  return runs;
 }
 
 function isExec(event: unknown): event is InspectEvent & { result: number } {
@@ -297,7 +331,7 @@ function isExec(event: unknown): event is InspectEvent & { result: number } {
 function messageSteps(
   messages: readonly ChatMessage[],
   resolve: Resolve,
-  tools: Map<string, ToolTiming>,
+  tools: Map<string, ToolRun>,
 ): UnnumberedStep[] {
   const steps: UnnumberedStep[] = [];
   const calls = new Map<string, { function: string; arguments: unknown }>();
@@ -305,28 +339,8 @@ function messageSteps(
     if (message.role === "tool") {
       const callId = message.tool_call_id ?? undefined;
       const call = callId ? calls.get(callId) : undefined;
-      const timing = callId ? tools.get(callId) : undefined;
-      const output = contentText(message.content, resolve);
-      const error = toolError(message);
-      const text = error ? [output, error.message].filter((t) => t !== "").join("\n") : output;
-      const when = {
-        ...(timing?.finishedAt ? { timestamp: timing.finishedAt } : {}),
-        ...(timing?.durationMs !== undefined ? { durationMs: timing.durationMs } : {}),
-      };
-      const command = call?.function === "bash" ? commandOf(call.arguments) : null;
-      if (command !== null && timing?.exitCode != null && !error) {
-        steps.push({
-          kind: "shell",
-          callId,
-          command,
-          exitCode: timing.exitCode,
-          output: text,
-          timedOut: false,
-          ...when,
-        });
-      } else if (command !== null && error?.type === "timeout") {
-        steps.push({ kind: "shell", callId, command, exitCode: null, output: text, timedOut: true, ...when });
-      } else steps.push({ kind: "observation", callId, text, isError: error !== null, ...when });
+      const run = callId ? tools.get(callId) : undefined;
+      steps.push(answerStep(callId, call, contentText(message.content, resolve), toolError(message), run));
       continue;
     }
     const reasoning = reasoningText(message.content, resolve);
@@ -336,21 +350,83 @@ function messageSteps(
     for (const call of message.tool_calls ?? []) {
       const args = resolveDeep(call.arguments ?? {}, resolve);
       calls.set(call.id, { function: call.function, arguments: args });
-      const startedAt = tools.get(call.id)?.startedAt;
-      steps.push({
-        kind: "tool_call",
-        tool: call.function,
-        arguments: args,
-        callId: call.id,
-        ...(startedAt ? { timestamp: startedAt } : {}),
-      });
+      steps.push(callStep(call.id, call.function, args, tools.get(call.id)));
     }
   }
   return steps;
 }
 
+function callStep(callId: string, tool: string, args: unknown, run: ToolRun | undefined): UnnumberedStep {
+  return { kind: "tool_call", tool, arguments: args, callId, ...(run?.startedAt ? { timestamp: run.startedAt } : {}) };
+}
+
+/**
+ * The step answering a tool call: a `shell` step for `bash` when the exit code is known (or the
+ * command timed out), else an observation, isError when the tool failed.
+ */
+function answerStep(
+  callId: string | undefined,
+  call: { function: string; arguments: unknown } | undefined,
+  output: string,
+  error: ToolError | null,
+  run: ToolRun | undefined,
+): UnnumberedStep {
+  const text = error ? [output, error.message].filter((t) => t !== "").join("\n") : output;
+  const when = {
+    ...(run?.finishedAt ? { timestamp: run.finishedAt } : {}),
+    ...(run?.durationMs !== undefined ? { durationMs: run.durationMs } : {}),
+  };
+  const command = call?.function === "bash" ? commandOf(call.arguments) : null;
+  if (command !== null && run?.exitCode != null && !error)
+    return { kind: "shell", callId, command, exitCode: run.exitCode, output: text, timedOut: false, ...when };
+  if (command !== null && error?.type === "timeout")
+    return { kind: "shell", callId, command, exitCode: null, output: text, timedOut: true, ...when };
+  return { kind: "observation", callId, text, isError: error !== null, ...when };
+}
+
+/**
+ * The tool calls the sample's messages do not hold, from its tool events: those of an agent run
+ * as a tool or handed off to (its conversation is not the sample's), or of turns the messages no
+ * longer keep. Each call and its answer go just before the answer of the call it ran inside, or,
+ * when it ran inside none, after the last step that happened before it.
+ */
+function withEventOnlyCalls(steps: UnnumberedStep[], tools: Map<string, ToolRun>, resolve: Resolve): UnnumberedStep[] {
+  const inMessages = new Set(steps.flatMap((s) => (s.kind === "tool_call" && s.callId ? [s.callId] : [])));
+  const out = [...steps];
+  for (const [callId, run] of tools) {
+    if (inMessages.has(callId)) continue;
+    const args = resolveDeep(run.arguments, resolve);
+    const pair = [
+      callStep(callId, run.function, args, run),
+      answerStep(callId, { function: run.function, arguments: args }, resultText(run.result, resolve), run.error, run),
+    ];
+    const enclosingAnswer = run.enclosingCall
+      ? out.findIndex((s) => s.kind !== "tool_call" && "callId" in s && s.callId === run.enclosingCall)
+      : -1;
+    out.splice(enclosingAnswer >= 0 ? enclosingAnswer : positionAt(out, run.startedAt), 0, ...pair);
+  }
+  return out;
+}
+
+/** Where a step that happened at `time` goes: after the last step before it, else before the first after it. */
+function positionAt(steps: readonly UnnumberedStep[], time: string | undefined): number {
+  if (time === undefined) return steps.length;
+  const earlier = steps.findLastIndex((s) => s.timestamp !== undefined && s.timestamp <= time);
+  if (earlier >= 0) return earlier + 1;
+  const later = steps.findIndex((s) => s.timestamp !== undefined && s.timestamp > time);
+  return later >= 0 ? later : steps.length;
+}
+
+/** A tool event's result as text: a string, or content parts as a message's. */
+function resultText(result: unknown, resolve: Resolve): string {
+  if (typeof result === "string") return resolve(result);
+  const parts = ContentSchema.safeParse(result);
+  if (parts.success) return contentText(parts.data, resolve);
+  return result === null || result === undefined ? "" : JSON.stringify(result);
+}
+
 /** Why a tool call failed (Inspect's ToolCallError, or the older `tool_error` text), or null. */
-function toolError(message: ChatMessage): { type: string; message: string } | null {
+function toolError(message: ChatMessage): ToolError | null {
   if (message.error) return { type: message.error.type ?? "unknown", message: message.error.message };
   return message.tool_error ? { type: "unknown", message: message.tool_error } : null;
 }

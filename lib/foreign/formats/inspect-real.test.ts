@@ -3,7 +3,10 @@
  * fixtures/inspect-real/, README.md there says where each comes from).
  */
 import { describe, expect, it } from "vitest";
+import { DEFAULT_READ_LIMITS } from "@/lib/bundle/read";
+import { readZipBuffer } from "@/lib/bundle/read-zip";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
+import { zipBuffer } from "@/lib/bundle/write";
 import type { ForeignRun } from "../types";
 import { detectFormat } from "./index";
 import { inspectEval } from "./inspect-eval";
@@ -23,6 +26,27 @@ function answers(run: ForeignRun): [TrajectoryStep & { kind: "tool_call" }, Traj
   return run.steps
     .filter((s) => s.kind === "tool_call")
     .map((call) => [call, run.steps.find((s) => s.kind !== "tool_call" && "callId" in s && s.callId === call.callId)]);
+}
+
+interface Sample {
+  messages: { tool_calls?: { id: string }[]; tool_call_id?: string }[];
+  events: { event: string; id?: string; span_id?: string; parent_id?: string }[];
+}
+
+/** log_message_deduplication.eval with its one sample changed, zipped again. */
+async function changedDeduplicationLog(change: (sample: Sample) => void) {
+  const members = await readZipBuffer(real("log_message_deduplication.eval").data, "dedup", DEFAULT_READ_LIMITS);
+  const sample = JSON.parse(members.get("samples/0_epoch_1.json")!.toString("utf8")) as Sample;
+  change(sample);
+  members.set("samples/0_epoch_1.json", Buffer.from(JSON.stringify(sample)));
+  return { name: "changed.eval", data: await zipBuffer(members) };
+}
+
+/** The messages without the assistant turn calling `callId` and the tool message answering it. */
+function withoutCall(sample: Sample, callId: string): void {
+  sample.messages = sample.messages.filter(
+    (m) => m.tool_call_id !== callId && !(m.tool_calls ?? []).some((c) => c.id === callId),
+  );
 }
 
 describe("Inspect readers on real Inspect logs", () => {
@@ -64,6 +88,45 @@ describe("Inspect readers on real Inspect logs", () => {
     }
     expect(pairs[0]![1]).toMatchObject({ timestamp: "2025-10-06T10:15:45.470Z", durationMs: 93 });
     expect(run.steps.at(-1)).toMatchObject({ kind: "message", role: "assistant", text: "done" });
+  });
+
+  it("tool calls only the events hold (turns the messages lost) are read from their events, in time order", async () => {
+    const file = await changedDeduplicationLog((sample) => {
+      withoutCall(sample, "hardcoded_3");
+      withoutCall(sample, "hardcoded_4");
+    });
+    const run = readOnlyRun(inspectEval, file);
+    expect(kinds(run)).toEqual({ message: 5, tool_call: 5, shell: 5 });
+    expect(run.steps.slice(-5).map((s) => [s.kind, "callId" in s ? s.callId : null])).toEqual([
+      ["tool_call", "hardcoded_3"],
+      ["shell", "hardcoded_3"],
+      ["tool_call", "hardcoded_4"],
+      ["shell", "hardcoded_4"],
+      ["message", null],
+    ]);
+    expect(run.steps.at(-2)).toMatchObject({ command: "ls", exitCode: 0, output: expect.stringMatching(/^bin\n/) });
+  });
+
+  it("a tool call made inside another (an agent run as a tool) goes before the answer of the call it ran in", async () => {
+    const file = await changedDeduplicationLog((sample) => {
+      withoutCall(sample, "hardcoded_1");
+      // hardcoded_1 recorded, and its span opened, inside hardcoded_0's tool span
+      const outer = sample.events.find((e) => e.event === "tool" && e.id === "hardcoded_0")!;
+      const outerSpan = sample.events.find((e) => e.event === "sandbox")!.span_id!;
+      const inner = sample.events.findIndex((e) => e.event === "tool" && e.id === "hardcoded_1");
+      sample.events[inner]!.span_id = outerSpan;
+      sample.events[inner - 1]!.parent_id = outerSpan;
+      expect(outer.span_id).not.toBe(outerSpan);
+    });
+    const run = readOnlyRun(inspectEval, file);
+    expect(run.steps.slice(1, 7).map((s) => [s.kind, "callId" in s ? s.callId : null])).toEqual([
+      ["message", null],
+      ["tool_call", "hardcoded_0"],
+      ["tool_call", "hardcoded_1"],
+      ["shell", "hardcoded_1"],
+      ["shell", "hardcoded_0"],
+      ["message", null],
+    ]);
   });
 
   it("tool messages with every ToolCallError type are observations with isError (they answer no call in this log)", () => {
