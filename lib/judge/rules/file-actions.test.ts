@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { patchFiles, pythonOpens, sameFile, shellActions, stepActions, trajectoryActions } from "./file-actions";
+import { sameFile, shellActions, stepActions, trajectoryActions } from "./file-actions";
+import { patchFiles } from "./patch-files";
+import { pythonOpens } from "./python-effects";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { call, shell } from "../input.fixture";
 
