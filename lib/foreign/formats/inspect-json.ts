@@ -338,8 +338,13 @@ function messageSteps(
   for (const message of messages) {
     if (message.role === "tool") {
       const callId = message.tool_call_id ?? undefined;
-      const call = callId ? calls.get(callId) : undefined;
       const run = callId ? tools.get(callId) : undefined;
+      let call = callId ? calls.get(callId) : undefined;
+      if (callId && !call && run) {
+        // The assistant turn that made this call is gone from the messages; its tool event holds it.
+        call = { function: run.function, arguments: resolveDeep(run.arguments, resolve) };
+        steps.push(callStep(callId, call.function, call.arguments, run));
+      }
       steps.push(answerStep(callId, call, contentText(message.content, resolve), toolError(message), run));
       continue;
     }

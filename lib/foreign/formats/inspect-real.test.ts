@@ -107,6 +107,17 @@ describe("Inspect readers on real Inspect logs", () => {
     expect(run.steps.at(-2)).toMatchObject({ command: "ls", exitCode: 0, output: expect.stringMatching(/^bin\n/) });
   });
 
+  it("a tool message whose assistant turn is gone gets its call from the tool event, answered once", async () => {
+    const file = await changedDeduplicationLog((sample) => {
+      sample.messages = sample.messages.filter((m) => !(m.tool_calls ?? []).some((c) => c.id === "hardcoded_2"));
+    });
+    const run = readOnlyRun(inspectEval, file);
+    expect(kinds(run)).toEqual({ message: 6, tool_call: 5, shell: 5 });
+    const at = run.steps.findIndex((s) => s.kind === "tool_call" && s.callId === "hardcoded_2");
+    expect(run.steps[at]).toMatchObject({ tool: "bash", arguments: { cmd: "ls" } });
+    expect(run.steps[at + 1]).toMatchObject({ kind: "shell", callId: "hardcoded_2", exitCode: 0 });
+  });
+
   it("a tool call made inside another (an agent run as a tool) goes before the answer of the call it ran in", async () => {
     const file = await changedDeduplicationLog((sample) => {
       withoutCall(sample, "hardcoded_1");
