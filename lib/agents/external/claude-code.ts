@@ -10,6 +10,7 @@
  */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { filesUnder, jsonLinesOnly } from "./files";
+import { toolEffect } from "@/lib/tool-registry";
 import type { ExternalAgentAdapter } from "./types";
 import {
   emptyTranscript,
@@ -63,7 +64,8 @@ export const claudeCodeAdapter: ExternalAgentAdapter = {
   },
 };
 
-const SHELL_TOOLS = new Set(["Bash"]);
+/** The tools that run a shell command, as the tool registry describes the claude-code tools. */
+const isShellTool = (tool: string) => toolEffect("claude-code", tool)?.effect === "shell";
 /** The tool that starts a subagent (`Task`, renamed `Agent` in later versions); its steps run on a sidechain. */
 const SUBAGENT_TOOLS = new Set(["Task", "Agent"]);
 
@@ -311,7 +313,7 @@ function threadTranscript(
         const timing = { timestamp, ...(took !== undefined ? { durationMs: took } : {}) };
         // A call the user rejected never ran: its answer is the refusal, not a command's output.
         const rejected = isError && output.startsWith("The user doesn't want to proceed with this tool use");
-        if (call && SHELL_TOOLS.has(call.name) && !rejected) {
+        if (call && isShellTool(call.name) && !rejected) {
           sink.push({
             kind: "shell",
             callId,

@@ -18,6 +18,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { argvCommand } from "@/lib/judge/rules/shell-parse";
 import { filesUnder, jsonLinesOnly } from "./files";
+import { toolEffect } from "@/lib/tool-registry";
 import type { ExternalAgentAdapter } from "./types";
 import {
   emptyTranscript,
@@ -174,7 +175,8 @@ function itemSteps(sink: StepSink, item: Record<string, unknown>, result: Normal
 }
 
 /** The tools whose calls run a command: their output is a shell step's. */
-const ROLLOUT_SHELL_TOOLS = new Set(["shell", "exec_command", "local_shell", "container.exec"]);
+/** The tools that run a shell command, as the tool registry describes the codex tools. */
+const isShellTool = (tool: string) => toolEffect("codex", tool)?.effect === "shell";
 
 /** Text blocks Codex adds to the conversation itself (environment, AGENTS.md, skills), not the user's words. */
 const isHarnessContext = (text: string) => /^\s*(<[a-z_]+>|# AGENTS\.md instructions)/.test(text);
@@ -285,7 +287,7 @@ export function codexRolloutTranscript(lines: readonly Record<string, unknown>[]
               ? { input: payload.input }
               : parsedArguments(payload.arguments);
         const shellArgs = asRecord(args);
-        const command = ROLLOUT_SHELL_TOOLS.has(name) ? commandLine(shellArgs.command ?? shellArgs.cmd) : null;
+        const command = isShellTool(name) ? commandLine(shellArgs.command ?? shellArgs.cmd) : null;
         if (callId) calls.set(callId, { name, command, timestamp });
         sink.push({ kind: "tool_call", tool: name, arguments: args, callId, timestamp });
         break;

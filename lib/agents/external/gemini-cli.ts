@@ -16,6 +16,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { filesUnder, jsonLinesOnly, readAgentFile } from "./files";
+import { toolEffect } from "@/lib/tool-registry";
 import type { ExternalAgentAdapter } from "./types";
 import {
   emptyTranscript,
@@ -63,7 +64,8 @@ export const geminiCliAdapter: ExternalAgentAdapter = {
   },
 };
 
-const SHELL_TOOLS = new Set(["run_shell_command"]);
+/** The tools that run a shell command, as the tool registry describes the gemini-cli tools. */
+const isShellTool = (tool: string) => toolEffect("gemini-cli", tool)?.effect === "shell";
 
 /**
  * `Exit Code: N` in a shell tool's output, as the model saw it (session file; printed only when
@@ -125,7 +127,7 @@ export function geminiStreamTranscript(lines: readonly Record<string, unknown>[]
         const call = callId ? calls.get(callId) : undefined;
         const took = millisBetween(call?.timestamp, timestamp);
         const timing = { timestamp, ...(took !== undefined ? { durationMs: took } : {}) };
-        if (call && SHELL_TOOLS.has(call.name)) {
+        if (call && isShellTool(call.name)) {
           sink.push({
             kind: "shell",
             callId,
@@ -270,7 +272,7 @@ export function geminiSessionTranscript(lines: readonly Record<string, unknown>[
       sink.push({ kind: "tool_call", tool: name, arguments: args, callId, timestamp: callTime });
       const output = toolCallOutput(call);
       const ok = call.status === "success";
-      if (SHELL_TOOLS.has(name)) {
+      if (isShellTool(name)) {
         sink.push({
           kind: "shell",
           callId,
