@@ -1,6 +1,6 @@
 /**
  * The repository a repo diff applies to (`--repo DIR[@REV]`), read so that a run made elsewhere
- * gets its files' contents before and after (lib/foreign/patch.ts rebuilds the after).
+ * gets its files' contents before and after (lib/foreign/patch-apply.ts rebuilds the after).
  *
  * - `DIR@REV`: the tree of commit REV in the git repository DIR, read with `git ls-tree` and
  *   `git cat-file` (no shell, bounded output, a timeout); the working tree is not looked at.

@@ -8,6 +8,7 @@
 import path from "node:path";
 import { quoteWords, simpleCommands, unwrap, type SimpleCommand } from "./shell-parse";
 import { relativeToRoot, resolvePath, VIRTUAL_ROOT } from "./workspace-paths";
+import { SHELLS } from "./shell-programs";
 
 /** The simple commands of a line, wrappers removed (`timeout 60`, `FOO=1`, `sudo`), `bash -c '...'` opened. */
 export function commandsOfLine(command: string, depth = 0): SimpleCommand[] {
@@ -25,7 +26,6 @@ export function commandsOfLine(command: string, depth = 0): SimpleCommand[] {
   return result;
 }
 
-const SHELLS = new Set(["bash", "sh", "zsh", "dash"]);
 const programName = (word: string) => word.split("/").at(-1) ?? word;
 const isOption = (word: string) => word.startsWith("-");
 const positionals = (args: readonly string[]) => args.filter((a) => !isOption(a));
