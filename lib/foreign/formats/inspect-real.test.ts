@@ -54,6 +54,7 @@ describe("Inspect readers on real Inspect logs", () => {
     ["log_tool_call_error.json", inspectJson],
     ["log_read_sample.json", inspectJson],
     ["log_images_tc.json", inspectJson],
+    ["browser_trimmed.json", inspectJson],
     ["log_read_sample.eval", inspectEval],
     ["log_message_deduplication.eval", inspectEval],
     ["log_streaming.eval", inspectEval],
@@ -138,6 +139,34 @@ describe("Inspect readers on real Inspect logs", () => {
       ["shell", "hardcoded_0"],
       ["message", null],
     ]);
+  });
+
+  it("an agent on Inspect's web browser tools: each call answered by its observation, in order", () => {
+    const run = readOnlyRun(inspectJson, real("browser_trimmed.json"));
+    expect(run).toMatchObject({
+      task: { benchmark: "browser", instanceId: "1", prompt: expect.stringMatching(/^Use the web browser tool/) },
+      agent: { framework: "inspect", frameworkVersion: "0.3.95.dev16+g6527d0861", model: "openai/gpt-4o-mini" },
+      usage: { modelCalls: 5, inputTokens: 15235, outputTokens: 281 },
+    });
+    expect(kinds(run)).toEqual({ message: 2, tool_call: 4, observation: 4 });
+    const pairs = answers(run);
+    expect(pairs.map(([call]) => [call.tool, call.arguments])).toEqual([
+      ["web_browser_go", { url: "https://www.aisi.gov.uk/" }],
+      ["web_browser_click", { element_id: 151 }],
+      ["web_browser_click", { element_id: 884 }],
+      ["web_browser_click", { element_id: 903 }],
+    ]);
+    for (const [call, answer] of pairs) {
+      expect(answer).toMatchObject({ kind: "observation", isError: false, durationMs: expect.any(Number) });
+      expect(run.steps.indexOf(answer!)).toBe(run.steps.indexOf(call) + 1);
+    }
+    expect(pairs[0]![1]).toMatchObject({
+      text: expect.stringMatching(/^\[132\] link "We are now the AI Security Institute"/),
+    });
+    expect(run.steps.at(-1)).toMatchObject({
+      role: "assistant",
+      text: expect.stringMatching(/^The AI Security Institute/),
+    });
   });
 
   it("tool messages with every ToolCallError type are observations with isError (they answer no call in this log)", () => {
