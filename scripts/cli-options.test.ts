@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCaptured } from "@/lib/cli/cli-io.fixture";
 import type { CliIo } from "@/lib/cli/run-cli";
 import * as analyze from "./analyze";
+import * as audit from "./audit";
 import * as benchDashboard from "./bench-dashboard";
 import * as benchEvaluate from "./bench-evaluate";
 import * as benchHostileImport from "./bench-hostile-import";
@@ -21,6 +22,7 @@ import * as demo from "./demo";
 import * as evaluate from "./evaluate";
 import * as ingest from "./ingest";
 import * as migrate from "./migrate";
+import * as ruleJudge from "./rule-judge";
 import * as runAgents from "./run-agents";
 import * as seedScale from "./seed-scale";
 import * as setup from "./setup";
@@ -35,6 +37,7 @@ interface Cli {
 /** Each CLI, with a number option and the form its message names (null: it takes no number). */
 const CLIS: [string, Cli, [string, string] | null][] = [
   ["analyze", analyze, null],
+  ["audit", audit, null],
   ["bench-dashboard", benchDashboard, ["--iterations", "an integer from 5 to 10000"]],
   ["bench-evaluate", benchEvaluate, ["--count", "an integer from 1 to 100000"]],
   ["bench-hostile-import", benchHostileImport, ["--port", "an integer from 1024 to 65535"]],
@@ -45,6 +48,7 @@ const CLIS: [string, Cli, [string, string] | null][] = [
   ["evaluate", evaluate, ["--concurrency", "an integer from 1 to 32"]],
   ["ingest", ingest, ["--concurrency", "an integer from 1 to 64"]],
   ["migrate", migrate, null],
+  ["rule-judge", ruleJudge, null],
   ["run-agents", runAgents, ["--limit", "a positive integer"]],
   ["seed-scale", seedScale, ["--runs", "an integer from 1 to 2000000"]],
   ["setup", setup, null],
