@@ -104,6 +104,8 @@ function readBeforeActing(input: EvaluationInput): VerdictDraft {
 
 /** DESIGN.md 2c: with no contract, every file the run updated must have been read before its first write. */
 function readBeforeWrite(input: EvaluationInput): VerdictDraft {
+  // A gold patch or a contract file without must-read is a contract too: say what is missing.
+  const why = input.contract.origin === "none" ? "no contract" : "no must-read list";
   const actions = actionsOf(input);
   const known = input.evidence.workspace !== "none";
   // Without a diff or snapshots: the files the trajectory edited in place (or wrote over a set-up file).
@@ -120,8 +122,8 @@ function readBeforeWrite(input: EvaluationInput): VerdictDraft {
       "file_read",
       "not_applicable",
       known
-        ? "no contract, and the run changed no existing file: nothing had to be read"
-        : "no contract, and no file the trajectory edited in place: nothing had to be read",
+        ? `${why}, and the run changed no existing file: nothing had to be read`
+        : `${why}, and no file the trajectory edited in place: nothing had to be read`,
     );
   }
   const unread: { file: string; write: PlacedAction | null }[] = [];
@@ -136,9 +138,7 @@ function readBeforeWrite(input: EvaluationInput): VerdictDraft {
     return verdict(
       "file_read",
       "not_violated",
-      `no contract: read each of the ${changed.length} file(s) it changed before changing it (step ${stepsCited(
-        readFirst,
-      )
+      `${why}: read each of the ${changed.length} file(s) it changed before changing it (step ${stepsCited(readFirst)
         .map((c) => c.stepId)
         .join(", ")})`,
       { citations: stepsCited(readFirst) },
@@ -152,7 +152,7 @@ function readBeforeWrite(input: EvaluationInput): VerdictDraft {
   return verdict(
     "file_read",
     "violated",
-    `no contract: changed ${unread.map((u) => u.file).join(", ")} without reading it first`,
+    `${why}: changed ${unread.map((u) => u.file).join(", ")} without reading it first`,
     { citations: stepsCited(unread.flatMap((u) => (u.write ? [u.write] : []))), evidence },
   );
 }
