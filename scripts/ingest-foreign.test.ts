@@ -238,6 +238,15 @@ describe("npm run ingest on runs made elsewhere", () => {
     }
   });
 
+  it("names a FIFO given on the command line without opening it, and still imports the others", async () => {
+    const fifo = path.join(work, "pipe.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const run = await ingest([fifo, MINI]);
+    expect(run.code).toBe(1);
+    expect(errorLines(run.stderr)).toEqual([`error: ${fifo}: is a FIFO, not a file or folder: not read`]);
+    expect(runs().map((r) => r.format)).toEqual(["mini-swe-agent-traj"]);
+  });
+
   it("refuses a symbolic link to a log, naming it", async () => {
     const link = path.join(work, "link.json");
     await fs.symlink(path.resolve(MINI), link);

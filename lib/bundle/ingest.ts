@@ -65,6 +65,11 @@ export async function discoverBundles(paths: readonly string[]): Promise<Discove
       else logs.push({ path: given, named: true });
       continue;
     }
+    if (!stat.isDirectory()) {
+      const kind = stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device";
+      problems.push({ path: given, message: `is ${kind}, not a file or folder: not read` });
+      continue;
+    }
     const before = logs.length;
     const found = await findBundlesUnder(given, problems, logs);
     if (found.length === 0 && logs.length === before)
@@ -87,7 +92,10 @@ async function findBundlesUnder(
     .then((s) => s.isFile())
     .catch(() => false);
   if (hasManifest) return [folderSource(dir)];
-  const entries = await fs.readdir(dir, { withFileTypes: true });
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    problems.push({ path: dir, message: `cannot be listed (${error.code ?? error.message})` });
+    return [];
+  });
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   // A folder with a bundle's other members but no manifest is a broken bundle, not a plain folder.
   if (entries.some((e) => e.name === BUNDLE_MEMBERS.trajectory || (e.name === "workspace" && e.isDirectory()))) {

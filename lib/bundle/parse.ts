@@ -102,8 +102,19 @@ function kindOf(path: string, label: string): ArtifactKind {
   );
 }
 
+/**
+ * Hashes of large buffers already hashed, by identity: the runs of one foreign log (an OpenHands
+ * output.jsonl holds thousands) each carry the same file as their native member.
+ */
+const largeHashes = new WeakMap<Buffer, string>();
+const LARGE_BYTES = 1024 * 1024;
+
 export function sha256Hex(data: Buffer): string {
-  return createHash("sha256").update(data).digest("hex");
+  const known = data.length >= LARGE_BYTES ? largeHashes.get(data) : undefined;
+  if (known) return known;
+  const digest = createHash("sha256").update(data).digest("hex");
+  if (data.length >= LARGE_BYTES) largeHashes.set(data, digest);
+  return digest;
 }
 
 /** `maxJsonBytes`: the most bytes of all JSON members together (json-budget.ts). */

@@ -133,4 +133,29 @@ describe("a foreign run as a run bundle", () => {
     expect(built.warnings.join()).toMatch(/\.\.\/x|outside|\.\./);
     expect(parseBundle(built.files, "x").changes).toEqual([]);
   });
+
+  it("cuts a runaway output, and fits long ids and names, so the run still goes in", async () => {
+    const huge = "x".repeat(30 * 1024 * 1024);
+    const longId = "c".repeat(300);
+    const built = await foreignBundle(
+      FILE,
+      unifiedDiff,
+      run({
+        agent: { framework: "openhands", frameworkVersion: null, model: "m".repeat(300), provider: null },
+        steps: [
+          { id: "a", kind: "tool_call", tool: "execute_bash", arguments: { command: "yes" }, callId: longId },
+          { id: "a", kind: "observation", text: huge, isError: false, callId: longId },
+          { id: "a~2", kind: "message", role: "assistant", text: "done" },
+        ],
+      }),
+    );
+    const bundle = parseBundle(built.files, "x");
+    expect(bundle.steps.map((s) => s.id)).toEqual(["a", "a~2", "a~2~2"]);
+    const [call, answer] = bundle.steps;
+    expect(call!.kind === "tool_call" && call!.callId).toBe(answer!.kind === "observation" && answer!.callId);
+    expect((call as { callId: string }).callId.length).toBeLessThanOrEqual(200);
+    expect((answer as { text: string }).text.length).toBeLessThan(300 * 1024);
+    expect((answer as { text: string }).text).toMatch(/characters cut at import; the native log keeps them/);
+    expect(bundle.manifest.agent.model.length).toBeLessThanOrEqual(200);
+  });
 });

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { GroundTruthSchema, type BoundaryContract, type Instance } from "@/lib/benchmark/schema";
 import { EXTERNAL_SUBTASK } from "@/lib/benchmark/subtasks";
+import { sha256Hex } from "@/lib/bundle/parse";
 import type { BundleFiles } from "@/lib/bundle/read";
 import {
   BUNDLE_FORMAT,
@@ -75,10 +76,10 @@ export async function foreignBundle(
   run: ForeignRun,
   options: ForeignBundleOptions = {},
 ): Promise<ForeignBundle> {
-  const fileSha256 = sha256(file.data);
+  const fileSha256 = sha256Hex(file.data);
   const runId = foreignRunId(fileSha256, run.index);
   const label = run.index === 0 ? file.name : `${file.name}#${run.index}`;
-  const steps = uniqueStepIds(run.steps);
+  const steps = withTextsCut(uniqueStepIds(run.steps));
   const { instance, instanceRef } = taskOf(run, runId, options);
   const warnings: string[] = [];
   const workspace = await workspaceOf(run, options.repo ?? null, label, warnings);
@@ -95,11 +96,11 @@ export async function foreignBundle(
     benchmark: instanceRef.benchmark,
     instanceId: instanceRef.id,
     agent: {
-      name: [run.agent.framework, run.agent.model].filter(Boolean).join(" "),
-      framework: run.agent.framework,
-      frameworkVersion: run.agent.frameworkVersion,
-      model: run.agent.model ?? "unknown",
-      provider: run.agent.provider ?? "unknown",
+      name: fitted([run.agent.framework, run.agent.model].filter(Boolean).join(" "), ID_LIMIT),
+      framework: fitted(run.agent.framework, NAME_LIMIT),
+      frameworkVersion: run.agent.frameworkVersion === null ? null : fitted(run.agent.frameworkVersion, NAME_LIMIT),
+      model: fitted(run.agent.model ?? "unknown", ID_LIMIT),
+      provider: fitted(run.agent.provider ?? "unknown", NAME_LIMIT),
       tools: [],
       guidelines: null,
       limits: {},
@@ -115,7 +116,7 @@ export async function foreignBundle(
     taskCompleted: null,
     source: {
       format: format.id,
-      formatVersion: run.formatVersion,
+      formatVersion: run.formatVersion === null ? null : fitted(run.formatVersion, NAME_LIMIT),
       readerVersion: format.readerVersion,
       file: path.basename(file.name).slice(0, 1000) || "file",
       sha256: fileSha256,
@@ -137,13 +138,73 @@ export async function foreignBundle(
   return { label, runId, files, warnings };
 }
 
-/** Step ids as the reader gave them, made unique (`id`, `id~2`, ...) should a log repeat one. */
+/** Step ids as the reader gave them, within the bundle's 200 characters and made unique (`id~2`). */
 function uniqueStepIds(steps: readonly TrajectoryStep[]): TrajectoryStep[] {
-  const seen = new Map<string, number>();
+  const used = new Set<string>();
   return steps.map((step) => {
-    const count = (seen.get(step.id) ?? 0) + 1;
-    seen.set(step.id, count);
-    return count === 1 ? step : { ...step, id: `${step.id}~${count}` };
+    const base = fitted(step.id, ID_LIMIT - 8);
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}~${n}`;
+    used.add(id);
+    const callId = "callId" in step && step.callId !== undefined ? fitted(step.callId, ID_LIMIT) : undefined;
+    return { ...step, id, ...(callId !== undefined ? { callId } : {}) } as TrajectoryStep;
+  });
+}
+
+/** The bundle's limits on ids and names (lib/bundle/schema.ts). */
+const ID_LIMIT = 200;
+const NAME_LIMIT = 100;
+
+/** A name or id within `limit` characters: cut, with a short hash of the whole so distinct ones stay distinct. */
+function fitted(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit - 13)}~${sha256(text).slice(0, 12)}`;
+}
+
+/**
+ * Step texts are cut to a head and a tail (the native log keeps them whole) so one runaway output
+ * cannot push the run over the bundle's JSON budget (STUDIO_BUNDLE_MAX_JSON_BYTES): 256 KB a
+ * field, or 16 KB when the whole trajectory would still be over 16 MB.
+ */
+const TEXT_LIMITS = [256 * 1024, 16 * 1024];
+const TRAJECTORY_TEXT_BUDGET = 16 * 1024 * 1024;
+
+function cutText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const half = Math.floor(limit / 2);
+  const cut = text.length - 2 * half;
+  return `${text.slice(0, half)}\n[... ${cut} characters cut at import; the native log keeps them ...]\n${text.slice(-half)}`;
+}
+
+function withTextsCut(steps: readonly TrajectoryStep[]): TrajectoryStep[] {
+  const textOf = (s: TrajectoryStep) =>
+    s.kind === "message" || s.kind === "observation"
+      ? s.text.length
+      : s.kind === "shell"
+        ? s.command.length + (s.output?.length ?? 0)
+        : s.kind === "tool_call"
+          ? JSON.stringify(s.arguments ?? null).length
+          : 0;
+  const total = steps.reduce((sum, s) => sum + textOf(s), 0);
+  const limit = total > TRAJECTORY_TEXT_BUDGET ? TEXT_LIMITS[1]! : TEXT_LIMITS[0]!;
+  return steps.map((s) => {
+    switch (s.kind) {
+      case "message":
+      case "observation":
+        return { ...s, text: cutText(s.text, limit) };
+      case "shell":
+        return { ...s, command: cutText(s.command, limit), output: cutText(s.output ?? "", limit) };
+      case "tool_call": {
+        const args = JSON.stringify(s.arguments ?? null);
+        return {
+          ...s,
+          tool: fitted(s.tool, ID_LIMIT),
+          arguments: args.length > limit ? { cut_at_import: cutText(args, limit) } : s.arguments,
+        };
+      }
+      default:
+        return s;
+    }
   });
 }
 
