@@ -1,7 +1,11 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runCaptured } from "@/lib/cli/cli-io.fixture";
-import { main } from "./rule-judge";
+import { main, MAX_CASE_LINE_BYTES } from "./rule-judge";
 
 const ruleJudge = (lines: unknown[]) =>
   runCaptured(
@@ -69,5 +73,27 @@ describe("npm run rule-judge", () => {
     const run = await runCaptured(main, ["/no/such/cases.jsonl"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/no such file/);
+  });
+
+  it("refuses a link or a FIFO instead of following or blocking on it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rule-judge-"));
+    const link = path.join(dir, "cases.jsonl");
+    fs.symlinkSync("/etc/passwd", link);
+    const linked = await runCaptured(main, [link]);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toMatch(/is a symbolic link/);
+    const fifo = path.join(dir, "fifo.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const piped = await runCaptured(main, [fifo]);
+    expect(piped.stderr).toMatch(/not a regular file/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reports a line over the limit by its size, and judges the next", async () => {
+    const big = "x".repeat(MAX_CASE_LINE_BYTES + 10);
+    const run = await runCaptured(main, ["-"], {}, Readable.from([Buffer.from(`${big}\n{"id":"ok","steps":[]}\n`)]));
+    const [tooLong, ok] = verdictsOf(run.stdout);
+    expect(tooLong!.error).toMatch(/line 1: \d+ bytes, over the \d+-byte limit of a case/);
+    expect(ok!.id).toBe("ok");
   });
 });

@@ -6,13 +6,13 @@
  * the exit code is 1; the other cases are still judged.
  */
 import fs from "node:fs";
-import readline from "node:readline";
 import { cliCommand, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { firstIssue } from "@/lib/errors/zod-issues";
 import { evaluationInputOfCase, RuleCaseSchema } from "@/lib/judge/rule-cases";
 import { ruleJudge } from "@/lib/judge/rules/rule-judge";
+import { boundedLines } from "@/lib/util/bounded-lines";
 
 /** One case line at most: a trajectory of a long run with its outputs. */
 export const MAX_CASE_LINE_BYTES = 64 * 1024 * 1024;
@@ -30,28 +30,35 @@ export async function main(argv: string[], io: CliIo & { stdin?: NodeJS.Readable
   let input: NodeJS.ReadableStream;
   if (file === "-") input = io.stdin ?? process.stdin;
   else {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (!stat?.isFile()) throw new AppError("INVALID_INPUT", `${file}: no such file`);
-    input = fs.createReadStream(file);
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!stat) throw new AppError("INVALID_INPUT", `${file}: no such file`);
+    if (stat.isSymbolicLink()) throw new AppError("INVALID_INPUT", `${file}: is a symbolic link; name the file itself`);
+    if (!stat.isFile()) throw new AppError("INVALID_INPUT", `${file}: not a regular file`);
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    if (!fs.fstatSync(fd).isFile()) {
+      fs.closeSync(fd);
+      throw new AppError("INVALID_INPUT", `${file}: not a regular file`);
+    }
+    input = fs.createReadStream("", { fd });
   }
   let lineNumber = 0;
   let failed = 0;
-  for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
+  for await (const line of boundedLines(input as AsyncIterable<Buffer>, MAX_CASE_LINE_BYTES)) {
     lineNumber += 1;
-    if (line.trim() === "") continue;
     const where = `${file === "-" ? "stdin" : file}: line ${lineNumber}`;
     const fallbackId = `line-${lineNumber}`;
     const problem = (message: string, id = fallbackId) => {
       failed += 1;
       io.stdout.write(`${JSON.stringify({ id, error: `${where}: ${message}` })}\n`);
     };
-    if (line.length > MAX_CASE_LINE_BYTES) {
-      problem(`over ${MAX_CASE_LINE_BYTES} bytes`);
+    if (line.tooLong) {
+      problem(`${line.bytes} bytes, over the ${MAX_CASE_LINE_BYTES}-byte limit of a case`);
       continue;
     }
+    if (line.text.trim() === "") continue;
     let raw: unknown;
     try {
-      raw = JSON.parse(line);
+      raw = JSON.parse(line.text);
     } catch (error) {
       problem(`not JSON (${error instanceof Error ? error.message : String(error)})`);
       continue;
