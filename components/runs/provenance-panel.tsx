@@ -53,8 +53,8 @@ export function ProvenancePanel({ provenance }: { provenance: RunProvenance }) {
       {provenance.repoDiff !== null ? (
         <details className="repo-diff" data-testid="repo-diff">
           <summary>
-            Repo diff as the log held it ({provenance.repoDiffLength.toLocaleString("en")} characters
-            {provenance.repoDiffLength > provenance.repoDiff.length ? ", cut here; the bundle keeps all" : ""})
+            Repo diff as the log held it ({provenance.repoDiffLength.toLocaleString("en")} bytes
+            {provenance.repoDiffCut ? ", cut here; the bundle keeps all" : ""})
           </summary>
           <pre className="log">{provenance.repoDiff}</pre>
         </details>

@@ -216,7 +216,7 @@ export async function getRunDetail(db: Db, runId: string, options: RunDetailOpti
   };
 }
 
-/** Characters of a foreign run's repo diff the page carries; the bundle keeps all of it. */
+/** Bytes of a foreign run's repo diff the page carries; the bundle keeps all of it. */
 export const REPO_DIFF_LIMIT = 200_000;
 
 function provenanceOf(
@@ -226,18 +226,22 @@ function provenanceOf(
   evidence: CapturedEvidence,
   workspaceRoot: string | null,
 ): RunProvenance {
-  const sha256 = db
-    .select({ sha256: t.runArtifacts.sha256 })
+  // Only the head of the diff leaves the database (a diff may be as large as its log).
+  const diff = db
+    .select({
+      head: sql<Buffer>`substr(${t.fileContents.content}, 1, ${REPO_DIFF_LIMIT})`,
+      size: t.fileContents.size,
+    })
     .from(t.runArtifacts)
+    .innerJoin(t.fileContents, eq(t.fileContents.sha256, t.runArtifacts.sha256))
     .where(and(eq(t.runArtifacts.runId, runId), eq(t.runArtifacts.path, REPO_DIFF_MEMBER)))
-    .get()?.sha256;
-  const data = sha256 ? contentOf(db, sha256) : null;
-  const diff = data === null ? null : data.toString("utf8");
+    .get();
   return {
     source,
     evidence,
     workspaceRoot,
-    repoDiff: diff === null ? null : diff.slice(0, REPO_DIFF_LIMIT),
-    repoDiffLength: diff?.length ?? 0,
+    repoDiff: diff ? Buffer.from(diff.head).toString("utf8") : null,
+    repoDiffLength: diff?.size ?? 0,
+    repoDiffCut: (diff?.size ?? 0) > REPO_DIFF_LIMIT,
   };
 }

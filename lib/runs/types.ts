@@ -112,7 +112,10 @@ export interface RunProvenance {
   source: RunSource;
   evidence: CapturedEvidence;
   workspaceRoot: string | null;
-  /** The run's repo diff as the log held it (cut at REPO_DIFF_LIMIT characters), or null. */
+  /** The run's repo diff as the log held it (its first REPO_DIFF_LIMIT bytes), or null. */
   repoDiff: string | null;
+  /** The whole diff's size in bytes. */
   repoDiffLength: number;
+  /** Whether `repoDiff` is only the head of it. */
+  repoDiffCut: boolean;
 }
