@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { zipBuffer } from "@/lib/bundle/write";
 import type { ForeignFile } from "../types";
@@ -24,6 +25,81 @@ async function evalArchive(
   members.set("summaries.json", Buffer.from(JSON.stringify(samples.map((s) => ({ id: s.id, epoch: s.epoch })))));
   members.set("reductions.json", Buffer.from("[]"));
   return { name, data: await zipBuffer(members) };
+}
+
+interface HandMember {
+  name: string;
+  data: Buffer;
+  /** 0 stored, 8 deflated. */
+  method: 0 | 8;
+  /** The inflated size the central directory declares (default: the real one). */
+  declaredSize?: number;
+  /** The CRC-32 the central directory declares (default: the real one). */
+  crc?: number;
+  /** Central-directory entries naming this member's bytes under other names (a zip bomb's trick). */
+  alsoAs?: string[];
+}
+
+/** A zip written by hand, one local entry per member, so its directory can lie. */
+function handZip(members: readonly HandMember[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const member of members) {
+    const bytes = member.method === 8 ? zlib.deflateRawSync(member.data) : member.data;
+    const crc = member.crc ?? zlib.crc32(member.data);
+    const name = Buffer.from(member.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(member.method, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(bytes.length, 18);
+    local.writeUInt32LE(member.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    for (const alias of [member.name, ...(member.alsoAs ?? [])]) {
+      const aliasName = Buffer.from(alias);
+      const central = Buffer.alloc(46);
+      central.writeUInt32LE(0x02014b50, 0);
+      central.writeUInt16LE(20, 4);
+      central.writeUInt16LE(20, 6);
+      central.writeUInt16LE(member.method, 10);
+      central.writeUInt32LE(crc, 16);
+      central.writeUInt32LE(bytes.length, 20);
+      central.writeUInt32LE(member.declaredSize ?? member.data.length, 24);
+      central.writeUInt16LE(aliasName.length, 28);
+      central.writeUInt32LE(offset, 42);
+      centrals.push(central, aliasName);
+    }
+    locals.push(local, name, bytes);
+    offset += local.length + name.length + bytes.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  const count = members.reduce((sum, m) => sum + 1 + (m.alsoAs?.length ?? 0), 0);
+  end.writeUInt16LE(count, 8);
+  end.writeUInt16LE(count, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** The fixture log's header and first sample, as hand-zip members (the sample's entry changed by `sample`). */
+function handLog(sample: Partial<HandMember> = {}): HandMember[] {
+  const { samples, ...header } = JSON.parse(
+    fixtureFile("inspect-json/swe_bench_mini.json").data.toString("utf8"),
+  ) as Log;
+  const first = samples[0]!;
+  return [
+    { name: "header.json", data: Buffer.from(JSON.stringify(header)), method: 0 },
+    {
+      name: `samples/${first.id}_epoch_${first.epoch}.json`,
+      data: Buffer.from(JSON.stringify(first)),
+      method: 0,
+      ...sample,
+    },
+  ];
 }
 
 describe("Inspect AI .eval log", () => {
@@ -93,5 +169,34 @@ describe("Inspect AI .eval log", () => {
     expect(readError(inspectEval, { name: "big.eval", data })).toMatch(
       /big\.eval \(header\.json\): is \d+ bytes, over/,
     );
+  });
+
+  it("reads a hand-written archive, stored and deflated alike", () => {
+    for (const method of [0, 8] as const) {
+      const file = { name: "hand.eval", data: handZip(handLog({ method })) };
+      expect(readRuns(inspectEval, file).map((r) => r.task.instanceId)).toEqual(["django__django-11163"]);
+    }
+  });
+
+  it("refuses a stored member whose bytes are not the size it declares (declared 0 passed the bound)", () => {
+    const file = { name: "stored.eval", data: handZip(handLog({ declaredSize: 0 })) };
+    expect(readError(inspectEval, file)).toMatch(
+      /stored\.eval \(samples\/django__django-11163_epoch_1\.json\): is stored as \d+ bytes but declares 0/,
+    );
+  });
+
+  it("refuses directory entries that name one member's bytes many times", () => {
+    for (const method of [0, 8] as const) {
+      const copies = Array.from({ length: 8 }, (_, i) => `samples/copy${i}_epoch_1.json`);
+      const file = { name: "bomb.eval", data: handZip(handLog({ method, alsoAs: copies })) };
+      expect(readError(inspectEval, file)).toMatch(
+        /bomb\.eval: is not a readable \.eval archive: members .* share bytes/,
+      );
+    }
+  });
+
+  it("refuses a member whose CRC-32 does not match its bytes", () => {
+    const file = { name: "crc.eval", data: handZip(handLog({ method: 8, crc: 12345 })) };
+    expect(readError(inspectEval, file)).toMatch(/crc\.eval \(samples\/.*\): is damaged \(its CRC-32 does not match\)/);
   });
 });

@@ -6,8 +6,12 @@
  * (inspect_ai/log/_recorders/eval.py); the objects are mapped as the JSON logs' (inspect-json.ts).
  *
  * The archive is read here, synchronously (a reader's `read` is synchronous), from its central
- * directory: every member's declared size is checked against the bounds before it is inflated,
- * and inflation stops at the declared size.
+ * directory. A hostile archive is refused, not trusted: members whose bytes overlap (many
+ * directory entries naming one 60 MB entry) are refused; a member's declared size is checked
+ * against the bounds before it is inflated, inflation stops at the declared size, a stored
+ * member's bytes must be as long as it declares, and its CRC-32 must match; the bytes actually
+ * inflated are counted against the archive's bound. Samples are parsed one at a time, each
+ * sample's JSON dropped once its run is built.
  */
 import zlib from "node:zlib";
 import { ForeignFormatError, type ForeignFile, type ForeignFormat } from "../types";
@@ -24,9 +28,12 @@ const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
 interface ZipMember {
   name: string;
   method: number;
+  crc32: number;
   compressedSize: number;
   size: number;
   localHeaderOffset: number;
+  /** Where the member's (compressed) bytes start, after its local header. */
+  dataOffset: number;
 }
 
 /** The members of a zip archive, from its central directory (ZIP64 archives are refused). */
@@ -53,49 +60,84 @@ function zipMembers(file: ForeignFile): ZipMember[] {
   for (let i = 0; i < count; i++) {
     if (at + 46 > data.length || data.readUInt32LE(at) !== CENTRAL_HEADER) return fail(`member ${i + 1} is damaged`);
     const nameLength = data.readUInt16LE(at + 28);
-    const member = {
-      name: data.subarray(at + 46, at + 46 + nameLength).toString("utf8"),
+    const name = data.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const localHeaderOffset = data.readUInt32LE(at + 42);
+    const compressedSize = data.readUInt32LE(at + 20);
+    const size = data.readUInt32LE(at + 24);
+    if (size === 0xffffffff || compressedSize === 0xffffffff) return fail("ZIP64 members are not supported");
+    if (localHeaderOffset + 30 > data.length || data.readUInt32LE(localHeaderOffset) !== LOCAL_HEADER)
+      return fail(`${name} is damaged (no local header)`);
+    const dataOffset =
+      localHeaderOffset + 30 + data.readUInt16LE(localHeaderOffset + 26) + data.readUInt16LE(localHeaderOffset + 28);
+    members.push({
+      name,
       method: data.readUInt16LE(at + 10),
-      compressedSize: data.readUInt32LE(at + 20),
-      size: data.readUInt32LE(at + 24),
-      localHeaderOffset: data.readUInt32LE(at + 42),
-    };
-    if (member.size === 0xffffffff || member.compressedSize === 0xffffffff)
-      return fail("ZIP64 members are not supported");
-    members.push(member);
+      crc32: data.readUInt32LE(at + 16),
+      compressedSize,
+      size,
+      localHeaderOffset,
+      dataOffset,
+    });
     at += 46 + nameLength + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
   }
+  const overlap = firstOverlap(members);
+  if (overlap) return fail(`members ${overlap[0].name} and ${overlap[1].name} share bytes`);
   return members;
 }
 
-/** A member's bytes: stored or deflated, its declared size within the bounds. */
-function memberData(file: ForeignFile, member: ZipMember): Buffer {
-  const data = file.data;
-  const at = member.localHeaderOffset;
+/**
+ * Two members whose local header and bytes overlap (or are the same), or null. A zip writer puts
+ * each member's bytes once; an archive naming one entry many times would inflate it many times.
+ */
+function firstOverlap(members: readonly ZipMember[]): [ZipMember, ZipMember] | null {
+  const byOffset = [...members].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
+  for (let i = 1; i < byOffset.length; i++) {
+    const [previous, member] = [byOffset[i - 1]!, byOffset[i]!];
+    if (member.localHeaderOffset < previous.dataOffset + previous.compressedSize) return [previous, member];
+  }
+  return null;
+}
+
+/**
+ * A member's bytes: stored or deflated, exactly its declared size (within the bounds), its CRC-32
+ * matching. `budget` counts the bytes read from the archive so far, against its bound.
+ */
+function memberData(file: ForeignFile, member: ZipMember, budget: { inflated: number }): Buffer {
   const fail = (message: string): never => {
     throw new ForeignFormatError(file.name, member.name, message);
   };
   if (member.size > MAX_DOCUMENT_BYTES)
     return fail(`is ${member.size} bytes, over the ${MAX_DOCUMENT_BYTES} a member may have`);
-  if (at + 30 > data.length || data.readUInt32LE(at) !== LOCAL_HEADER) return fail("is damaged (no local header)");
-  const start = at + 30 + data.readUInt16LE(at + 26) + data.readUInt16LE(at + 28);
-  const compressed = data.subarray(start, start + member.compressedSize);
+  const compressed = file.data.subarray(member.dataOffset, member.dataOffset + member.compressedSize);
   if (compressed.length !== member.compressedSize) return fail("is truncated");
-  if (member.method === 0) return compressed;
-  if (member.method !== 8) return fail(`uses compression method ${member.method} (only stored and deflated are read)`);
+  let bytes: Buffer;
+  if (member.method === 0) {
+    if (member.compressedSize !== member.size)
+      return fail(`is stored as ${member.compressedSize} bytes but declares ${member.size}`);
+    bytes = compressed;
+  } else if (member.method === 8) bytes = inflated(compressed, member, fail);
+  else return fail(`uses compression method ${member.method} (only stored and deflated are read)`);
+  budget.inflated += bytes.length;
+  if (budget.inflated > MAX_ARCHIVE_INFLATED_BYTES)
+    return fail(`takes the archive past ${MAX_ARCHIVE_INFLATED_BYTES} bytes inflated`);
+  if (zlib.crc32(bytes) !== member.crc32) return fail("is damaged (its CRC-32 does not match)");
+  return bytes;
+}
+
+function inflated(compressed: Buffer, member: ZipMember, fail: (message: string) => never): Buffer {
+  let bytes: Buffer;
   try {
-    const inflated = zlib.inflateRawSync(compressed, { maxOutputLength: Math.max(1, member.size) });
-    if (inflated.length !== member.size)
-      return fail(`inflates to ${inflated.length} bytes, not the ${member.size} declared`);
-    return inflated;
+    bytes = zlib.inflateRawSync(compressed, { maxOutputLength: Math.max(1, member.size) });
   } catch (error) {
     return fail(`does not inflate (${error instanceof Error ? error.message : String(error)})`);
   }
+  if (bytes.length !== member.size) return fail(`inflates to ${bytes.length} bytes, not the ${member.size} declared`);
+  return bytes;
 }
 
 /** A JSON member, bounded as a JSON document is (its errors name the archive and the member). */
-function jsonMember(file: ForeignFile, member: ZipMember): unknown {
-  return parseJsonDocument({ name: `${file.name}: ${member.name}`, data: memberData(file, member) });
+function jsonMember(file: ForeignFile, member: ZipMember, budget: { inflated: number }): unknown {
+  return parseJsonDocument({ name: `${file.name}: ${member.name}`, data: memberData(file, member, budget) });
 }
 
 const SAMPLE_MEMBER = /^samples\/.+_epoch_\d+\.json$/;
@@ -114,11 +156,13 @@ function latestSampleMembers(members: readonly ZipMember[]): ZipMember[] {
  * The order Inspect gives a log's samples (sort_samples in inspect_ai/log/_log.py): by epoch, then
  * by id, numeric ids as numbers. The archive's members are in the order the samples finished.
  */
-function bySampleOrder(a: EvalSample, b: EvalSample): number {
+function bySampleOrder(a: SampleKey, b: SampleKey): number {
   const key = (id: string | number) => (typeof id === "number" ? String(id).padStart(20, "0") : id);
   const [x, y] = [key(a.id), key(b.id)];
   return a.epoch - b.epoch || (x < y ? -1 : x > y ? 1 : 0);
 }
+
+type SampleKey = Pick<EvalSample, "id" | "epoch">;
 
 export const inspectEval: ForeignFormat = {
   id: "inspect-eval",
@@ -145,7 +189,8 @@ export const inspectEval: ForeignFormat = {
     const headerMember =
       members.find((m) => m.name === "header.json") ?? members.find((m) => m.name === "_journal/start.json");
     if (!headerMember) throw new ForeignFormatError(file.name, null, "has neither header.json nor _journal/start.json");
-    const header = parseShape(EvalHeaderSchema, jsonMember(file, headerMember), file.name, headerMember.name);
+    const budget = { inflated: 0 };
+    const header = parseShape(EvalHeaderSchema, jsonMember(file, headerMember, budget), file.name, headerMember.name);
     const sampleMembers = latestSampleMembers(members);
     if (sampleMembers.length === 0)
       throw new ForeignFormatError(
@@ -153,7 +198,11 @@ export const inspectEval: ForeignFormat = {
         "samples/",
         `holds no samples (log status ${header.status ?? "unknown"})`,
       );
-    const samples = sampleMembers.map((m) => parseSample(jsonMember(file, m), file.name, m.name));
-    return inspectRuns(header, samples.sort(bySampleOrder));
+    // One sample's JSON at a time: only its run (and its order) is kept.
+    const runs = sampleMembers.map((m) => {
+      const sample = parseSample(jsonMember(file, m, budget), file.name, m.name);
+      return { id: sample.id, epoch: sample.epoch, run: inspectRuns(header, [sample])[0]! };
+    });
+    return runs.sort(bySampleOrder).map(({ run }, index) => ({ ...run, index }));
   },
 };
