@@ -10,8 +10,8 @@ import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { loadEnv, readLimitsFrom } from "@/lib/config/env";
 import { discoverBundles, ingestBundles, type IngestOutcome } from "@/lib/bundle/ingest";
-import { addForeignOptions, foreignOptionsFrom, readLogs } from "@/lib/cli/foreign-options";
-import { foreignBundles } from "@/lib/foreign/import";
+import { addForeignOptions, foreignOptionsFrom, readLogBatches } from "@/lib/cli/foreign-options";
+import { foreignBundles, type ForeignOutcome } from "@/lib/foreign/import";
 
 export const cli = () =>
   addForeignOptions(
@@ -42,10 +42,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const foreign = await foreignOptionsFrom(args, {
       ourInstance: (id) => instanceRef(db, id),
     });
-    const { files: logFiles, problems: logProblems, skipped } = await readLogs(logs, args.format);
-    for (const problem of logProblems) io.stderr.write(`error: ${problem}\n`);
 
-    const progress = createProgress("ingest", sources.length + logFiles.length, io.stderr);
+    const progress = createProgress("ingest", sources.length + logs.length, io.stderr);
     const started = Date.now();
     const onResult = (result: IngestOutcome) => {
       if (!result.ok) io.stderr.write(`error: ${result.error}\n`);
@@ -59,55 +57,62 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         progress.tick(!result.ok);
       },
     });
-    const seenFiles = new Set<string>();
-    for (const outcome of await foreignBundles(logFiles, foreign)) {
-      let result: IngestOutcome;
-      if (!outcome.ok) result = outcome;
-      else {
-        for (const warning of outcome.warnings) io.stderr.write(`warning: ${outcome.label}: ${warning}\n`);
-        try {
-          result = {
-            label: outcome.label,
-            ok: true,
-            ...importParsedBundle(db, outcome.bundle, { via: "cli", replace: args.replace }),
-            ...(outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {}),
-          };
-        } catch (error) {
-          result = { label: outcome.label, ok: false, error: error instanceof Error ? error.message : String(error) };
-        }
+    const writeForeign = (outcome: ForeignOutcome): IngestOutcome => {
+      if (!outcome.ok) return outcome;
+      for (const warning of outcome.warnings) io.stderr.write(`warning: ${outcome.label}: ${warning}\n`);
+      try {
+        return {
+          label: outcome.label,
+          ok: true,
+          ...importParsedBundle(db, outcome.bundle, { via: "cli", replace: args.replace }),
+          ...(outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {}),
+        };
+      } catch (error) {
+        return { label: outcome.label, ok: false, error: error instanceof Error ? error.message : String(error) };
       }
-      results.push(result);
-      onResult(result);
-      const file = outcome.label.replace(/#\d+$/, "");
-      if (!seenFiles.has(file)) {
-        seenFiles.add(file);
-        progress.tick(!result.ok);
-      }
+    };
+    // Foreign logs a batch at a time; each run is written as soon as it is read.
+    const logCount = { files: 0, problems: 0, skipped: 0 };
+    for await (const batch of readLogBatches(logs, args.format)) {
+      for (const problem of batch.problems) io.stderr.write(`error: ${problem}\n`);
+      logCount.files += batch.files.length;
+      logCount.problems += batch.problems.length;
+      logCount.skipped += batch.skipped;
+      for (const _problem of batch.problems) progress.tick(true);
+      for (let i = 0; i < batch.skipped; i++) progress.tick(false);
+      const failedFiles = new Set<string>();
+      await foreignBundles(batch.files, foreign, (outcome) => {
+        const result = writeForeign(outcome);
+        results.push(result);
+        onResult(result);
+        if (!result.ok) failedFiles.add(outcome.label.replace(/#\d+$/, ""));
+      });
+      for (const file of batch.files) progress.tick(failedFiles.has(file.name));
     }
-    if (sources.length + logFiles.length > 0) progress.finish();
+    if (sources.length + logs.length > 0) progress.finish();
 
     const count = (outcome: string) => results.filter((r) => r.ok && r.outcome === outcome).length;
     const summary = {
       found: sources.length,
-      logs: logFiles.length,
+      logs: logCount.files,
       runs: results.length,
       imported: count("imported"),
       replaced: count("replaced"),
       unchanged: count("unchanged"),
-      failed: results.filter((r) => !r.ok).length + problems.length + logProblems.length,
-      skipped,
+      failed: results.filter((r) => !r.ok).length + problems.length + logCount.problems,
+      skipped: logCount.skipped,
       seconds: Number(((Date.now() - started) / 1000).toFixed(2)),
     };
     if (args.json) io.stdout.write(`${JSON.stringify({ ...summary, results })}\n`);
     else {
       io.stdout.write(
         `${summary.found} bundle(s)` +
-          (logFiles.length > 0
-            ? ` and ${logFiles.length} foreign log(s) holding ${summary.runs - summary.found} run(s)`
+          (logCount.files > 0
+            ? ` and ${logCount.files} foreign log(s) holding ${summary.runs - summary.found} run(s)`
             : "") +
           `: ${summary.imported} imported, ${summary.replaced} replaced, ` +
           `${summary.unchanged} unchanged (already imported), ${summary.failed} failed in ${summary.seconds}s` +
-          (skipped > 0 ? ` (${skipped} file(s) in folders of no known format skipped)` : "") +
+          (logCount.skipped > 0 ? ` (${logCount.skipped} file(s) in folders of no known format skipped)` : "") +
           "\n",
       );
     }

@@ -105,18 +105,55 @@ export interface ReadLogs {
 
 /** Reads the candidate logs; a file found in a folder is kept only if a format knows it (or one is forced). */
 export async function readLogs(candidates: readonly LogCandidate[], forced: string | undefined): Promise<ReadLogs> {
-  const files: ForeignFile[] = [];
-  const problems: string[] = [];
-  let skipped = 0;
+  const batches: ReadLogs[] = [];
+  for await (const batch of readLogBatches(candidates, forced, Number.POSITIVE_INFINITY)) batches.push(batch);
+  return {
+    files: batches.flatMap((b) => b.files),
+    problems: batches.flatMap((b) => b.problems),
+    skipped: batches.reduce((n, b) => n + b.skipped, 0),
+  };
+}
+
+/** Bytes of logs held at once by ingest: the files of one batch are read together (a stream and its session file). */
+export const LOG_BATCH_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The candidate logs in batches of at most `maxBatchBytes` (a larger file is a batch of its own),
+ * in the order discovery found them, so the files of one folder (companions) stay together and a
+ * folder of large logs is never held whole.
+ */
+export async function* readLogBatches(
+  candidates: readonly LogCandidate[],
+  forced: string | undefined,
+  maxBatchBytes = LOG_BATCH_BYTES,
+): AsyncGenerator<ReadLogs> {
+  let batch: ReadLogs = { files: [], problems: [], skipped: 0 };
+  let held = 0;
   for (const candidate of candidates) {
-    try {
-      const file = await readForeignFile(candidate.path);
-      if (!candidate.named && !forced && !detectFormat(file)) skipped += 1;
-      else files.push(file);
-    } catch (error) {
-      if (candidate.named) problems.push(error instanceof Error ? error.message : String(error));
-      else skipped += 1;
+    const read = await readCandidate(candidate, forced);
+    if ("problem" in read) batch.problems.push(read.problem);
+    else if (read.file === null) batch.skipped += 1;
+    else {
+      if (held > 0 && held + read.file.data.length > maxBatchBytes) {
+        yield batch;
+        batch = { files: [], problems: [], skipped: 0 };
+        held = 0;
+      }
+      batch.files.push(read.file);
+      held += read.file.data.length;
     }
   }
-  return { files, problems, skipped };
+  yield batch;
+}
+
+async function readCandidate(
+  candidate: LogCandidate,
+  forced: string | undefined,
+): Promise<{ file: ForeignFile | null } | { problem: string }> {
+  try {
+    const file = await readForeignFile(candidate.path);
+    return { file: !candidate.named && !forced && !detectFormat(file) ? null : file };
+  } catch (error) {
+    return candidate.named ? { problem: error instanceof Error ? error.message : String(error) } : { file: null };
+  }
 }
