@@ -370,3 +370,8 @@ export function instanceRef(db: Db, id: string): { id: string; benchmark: string
       .get() ?? null
   );
 }
+
+/** Every instance as `{ id, benchmark }`: what instanceRef would find, for a worker that has no database. */
+export function instanceRefs(db: Db): { id: string; benchmark: string }[] {
+  return db.select({ id: t.instances.id, benchmark: t.instances.benchmarkId }).from(t.instances).all();
+}

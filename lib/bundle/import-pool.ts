@@ -1,9 +1,10 @@
 /**
- * Parsing uploaded bundles off the thread that serves pages. Each import gets a fresh worker
- * thread with a heap cap and a deadline, so a hostile archive can at worst fail its own request:
- * before, one 267 KB upload pinned the server's only JavaScript thread for over ten minutes and
- * every page stopped answering. A fixed number of imports run at once; past it the caller is
- * told to come back later (HTTP 503 with Retry-After) instead of queueing work without bound.
+ * Parsing uploads off the thread that serves pages. Each import gets a fresh worker thread with a
+ * heap cap and a deadline, so a hostile upload can at worst fail its own request: before, one
+ * 267 KB upload pinned the server's only JavaScript thread for over ten minutes and every page
+ * stopped answering. A fixed number of imports run at once; past it the caller is told to come
+ * back later (HTTP 503 with Retry-After) instead of queueing work without bound. Bundle archives
+ * run in parse-worker.ts; foreign logs in lib/foreign/import-worker.ts, started through `run`.
  */
 import { Worker, type WorkerOptions } from "node:worker_threads";
 import { AppError, type ErrorCode } from "@/lib/errors/app-error";
@@ -20,13 +21,12 @@ export interface ParseJob {
   limits: ReadLimits;
 }
 
+/** An error as a worker posts it (class instances do not survive the structured clone). */
+export type PostedError =
+  { code: ErrorCode; location: BundleLocation; problem: string } | { code: ErrorCode; message: string };
+
 export type WorkerReply =
-  | { ok: true; bundle: ParsedBundle; stats: ReadStats }
-  | {
-      ok: false;
-      stats: ReadStats;
-      error: { code: ErrorCode; location: BundleLocation; problem: string } | { code: ErrorCode; message: string };
-    };
+  { ok: true; bundle: ParsedBundle; stats: ReadStats } | { ok: false; stats: ReadStats; error: PostedError };
 
 export interface ImportPoolOptions {
   /** Imports at once (each holds a worker and its bundle in memory). */
@@ -41,8 +41,20 @@ export interface ImportPoolOptions {
   timeoutMs: number;
   /** Seconds a refused caller is asked to wait (Retry-After). */
   retryAfterSeconds?: number;
-  /** Starts the worker; tests start it from TypeScript sources (tsx-worker.fixture.mjs). */
-  spawn?: (workerData: ParseJob, options: WorkerOptions) => Worker;
+  /** Starts the bundle worker; tests start it from TypeScript sources (tsx-worker.fixture.mjs). */
+  spawn?: SpawnWorker<ParseJob>;
+}
+
+/**
+ * Starts one worker entry with its job as workerData. Each entry's module has its own, written as
+ * `new Worker(new URL("./entry.ts", import.meta.url), ...)` so Turbopack bundles that entry.
+ */
+export type SpawnWorker<Job> = (workerData: Job, options: WorkerOptions) => Worker;
+
+/** What any import worker is given: the upload's bytes (moved, not copied, when they can be) and its name. */
+export interface WorkerJob {
+  data: Uint8Array;
+  label: string;
 }
 
 /** All import slots are taken: HTTP 503 with a Retry-After header. */
@@ -68,6 +80,12 @@ export interface ImportPool {
   acquire(): () => void;
   /** Reads and parses one archive in a fresh worker; rejects with the worker's AppError. */
   parse(job: ParseJob): Promise<{ bundle: ParsedBundle; stats: ReadStats }>;
+  /**
+   * Runs one job in a fresh worker started by `spawn`, under the same heap cap and deadline, and
+   * resolves with the worker's one message as posted; rejects when the worker ran out of memory
+   * or time (`subject`, "the log", names what it was reading), or ended without answering.
+   */
+  run<Job extends WorkerJob, Reply>(job: Job, spawn: SpawnWorker<Job>, subject: string): Promise<Reply>;
   readonly active: number;
 }
 
@@ -89,15 +107,21 @@ export function createImportPool(options: ImportPoolOptions): ImportPool {
         released = true;
       };
     },
-    parse: (job) => runWorker(job, options, spawn),
+    parse: async (job) => {
+      const reply = await runWorker<ParseJob, WorkerReply>(job, spawn, "the bundle", options);
+      if (!reply.ok) throw errorFromWorker(reply.error);
+      return { bundle: withBuffers(reply.bundle), stats: reply.stats };
+    },
+    run: (job, spawnJob, subject) => runWorker(job, spawnJob, subject, options),
   };
 }
 
-function runWorker(
-  job: ParseJob,
+function runWorker<Job extends WorkerJob, Reply>(
+  job: Job,
+  spawn: SpawnWorker<Job>,
+  subject: string,
   options: ImportPoolOptions,
-  spawn: NonNullable<ImportPoolOptions["spawn"]>,
-): Promise<{ bundle: ParsedBundle; stats: ReadStats }> {
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     // The upload's bytes move to the worker instead of being copied when they own their memory.
     const whole = job.data.byteOffset === 0 && job.data.byteLength === job.data.buffer.byteLength;
@@ -120,22 +144,18 @@ function runWorker(
     const timer = setTimeout(
       () =>
         settle(() =>
-          reject(new AppError("TOO_LARGE", `${job.label}: reading the bundle took over ${options.timeoutMs / 1000} s`)),
+          reject(new AppError("TOO_LARGE", `${job.label}: reading ${subject} took over ${options.timeoutMs / 1000} s`)),
         ),
       options.timeoutMs,
     );
-    worker.once("message", (reply: WorkerReply) =>
-      settle(() =>
-        reply.ok ? resolve({ bundle: withBuffers(reply.bundle), stats: reply.stats }) : reject(toError(reply)),
-      ),
-    );
+    worker.once("message", (reply: Reply) => settle(() => resolve(reply)));
     worker.once("error", (error: Error & { code?: string }) =>
       settle(() =>
         reject(
           error.code === "ERR_WORKER_OUT_OF_MEMORY"
             ? new AppError(
                 "TOO_LARGE",
-                `${job.label}: the bundle needs more than ${options.workerMemoryMb} MB to parse (STUDIO_IMPORT_WORKER_MEMORY_MB)`,
+                `${job.label}: ${subject} needs more than ${options.workerMemoryMb} MB to parse (STUDIO_IMPORT_WORKER_MEMORY_MB)`,
               )
             : new AppError("INTERNAL", `import worker failed: ${error.message}`, { cause: error }),
         ),
@@ -147,17 +167,39 @@ function runWorker(
   });
 }
 
-function toError(reply: Extract<WorkerReply, { ok: false }>): AppError {
-  const { error } = reply;
+/** An error caught in a worker, to post back: a BundleError keeps its location, anything else its message. */
+export function postedError(error: unknown): PostedError {
+  if (error instanceof BundleError) return { code: error.code, location: error.location, problem: error.problem };
+  if (error instanceof AppError) return { code: error.code, message: error.message };
+  return { code: "INTERNAL", message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+}
+
+/** The error a worker posted, as the AppError (or BundleError) it was. */
+export function errorFromWorker(error: PostedError): AppError {
   if ("problem" in error) return new BundleError(error.location, error.problem, error.code);
   return new AppError(error.code, error.message);
 }
 
 /** Buffers arrive as plain Uint8Arrays from the structured clone: view them as Buffers again. */
-function withBuffers(bundle: ParsedBundle): ParsedBundle {
+export function withBuffers(bundle: ParsedBundle): ParsedBundle {
   for (const member of bundle.members) {
     const data = member.data as Uint8Array;
     member.data = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   }
   return bundle;
+}
+
+/**
+ * The members' large buffers, to move back from a worker instead of copying them: a bundle's
+ * files and native logs would otherwise be held twice at the end. Small ones stay cloned: they may
+ * sit in Node's shared buffer pool, which cannot be transferred.
+ */
+export function memberBuffersOf(bundles: readonly ParsedBundle[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const bundle of bundles) {
+    for (const { data } of bundle.members) {
+      if (data.buffer.byteLength >= 1024 * 1024 && data.buffer instanceof ArrayBuffer) buffers.add(data.buffer);
+    }
+  }
+  return [...buffers];
 }

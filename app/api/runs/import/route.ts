@@ -1,8 +1,8 @@
 import { getAppDb } from "@/db/app-db";
-import { instanceRef } from "@/db/queries/benchmarks";
+import { instanceRefs } from "@/db/queries/benchmarks";
 import { importParsedBundle } from "@/db/queries/run-import";
-import { detectFormat, FOREIGN_FORMATS, foreignFormat } from "@/lib/foreign/formats";
-import { foreignBundles } from "@/lib/foreign/import";
+import { FOREIGN_FORMATS, foreignFormat } from "@/lib/foreign/formats";
+import { foreignBundlesInWorker } from "@/lib/foreign/import-in-worker";
 import { createImportPool, ImportBusyError, type ImportPool } from "@/lib/bundle/import-pool";
 import { checkBearerToken, archiveKindOfBytes, readBodyCapped } from "@/lib/bundle/import-request";
 import { loadEnv, readLimitsFrom, type Env } from "@/lib/config/env";
@@ -33,8 +33,9 @@ function importPool(env: Env): ImportPool {
 }
 
 /**
- * A foreign log read over HTTP is parsed on the page thread (readers are synchronous), so its
- * body is capped lower than a bundle's; larger logs go through `npm run ingest`.
+ * A foreign log over HTTP is read in an import worker, but its readers, unlike a bundle's, have no
+ * budget of heap per JSON byte: its body is capped lower than a bundle's, so that reading it fits
+ * the worker's heap cap. Larger logs go through `npm run ingest`.
  */
 export const MAX_FOREIGN_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -43,8 +44,8 @@ export const MAX_FOREIGN_BODY_BYTES = 64 * 1024 * 1024;
  * native log of another agent or a repo diff (docs/foreign-runs.md): `?format=<id>` forces a reader,
  * `?format=auto` (or a body that is not an archive) detects it; `?name=` is the file's name,
  * `?benchmark=` the external benchmark when the log names none. Authorization: Bearer
- * $STUDIO_INGEST_TOKEN. Same validation and transaction as `npm run ingest`; a bundle archive is
- * read and parsed in a worker thread, so pages keep answering meanwhile.
+ * $STUDIO_INGEST_TOKEN. Same validation and transaction as `npm run ingest`; a bundle archive or a
+ * foreign log is read and parsed in a worker thread, so pages keep answering meanwhile.
  */
 export async function POST(request: Request): Promise<Response> {
   let release: (() => void) | null = null;
@@ -65,7 +66,7 @@ export async function POST(request: Request): Promise<Response> {
     const label = (url.searchParams.get("name") ?? "request body").slice(0, 200);
     const format = url.searchParams.get("format");
     if (format !== null || !kind) {
-      return await importForeign(data, label, {
+      return await importForeign(importPool(env), data, label, {
         format: format === null || format === "auto" ? null : format,
         benchmark: url.searchParams.get("benchmark"),
         replace: url.searchParams.get("replace") === "1",
@@ -86,8 +87,13 @@ export async function POST(request: Request): Promise<Response> {
   }
 }
 
-/** Every run of one foreign log: 201 when one went in, 200 when all were already in, 422 when none could be read. */
+/**
+ * Every run of one foreign log: 201 when one went in, 200 when all were already in, 422 when none
+ * could be read. The log is read in a worker (detection too: a detector reads the body); only the
+ * database writes happen here.
+ */
 async function importForeign(
+  pool: ImportPool,
   data: Buffer,
   name: string,
   options: { format: string | null; benchmark: string | null; replace: boolean },
@@ -98,24 +104,19 @@ async function importForeign(
       `a foreign log over HTTP is at most ${MAX_FOREIGN_BODY_BYTES} bytes; import larger ones with npm run ingest`,
     );
   }
-  const file = { name, data };
   if (options.format !== null && !foreignFormat(options.format)) {
     throw new AppError(
       "INVALID_INPUT",
       `format: unknown format "${options.format}"; known: auto, ${FOREIGN_FORMATS.map((f) => f.id).join(", ")}`,
     );
   }
-  if (options.format === null && !detectFormat(file)) {
-    throw new AppError(
-      "INVALID_INPUT",
-      `the body is neither a run bundle archive (.tar.gz, .tar, .zip) nor a log of a known agent (${FOREIGN_FORMATS.map((f) => f.id).join(", ")}); say which with ?format=`,
-    );
-  }
   const db = getAppDb();
-  const outcomes = await foreignBundles([file], {
+  const outcomes = await foreignBundlesInWorker(pool, {
+    data,
+    label: name,
     format: options.format,
     benchmark: options.benchmark,
-    ourInstance: (id) => instanceRef(db, id),
+    ourInstances: instanceRefs(db),
   });
   const runs = outcomes.map((outcome) => {
     if (!outcome.ok) return { label: outcome.label, error: outcome.error };
