@@ -16,6 +16,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { MAX_JSON_DEPTH, overDepthOffset } from "@/lib/bundle/decode";
 import { argvCommand } from "@/lib/judge/rules/shell-parse";
 import { filesUnder, jsonLinesOnly } from "./files";
 import { toolEffect } from "@/lib/tool-registry";
@@ -329,6 +330,8 @@ export function codexRolloutTranscript(lines: readonly Record<string, unknown>[]
 
 function parsedArguments(raw: unknown): unknown {
   if (typeof raw !== "string") return raw ?? {};
+  // Too deep a nesting stays text: what handles the steps next recurses (lib/bundle/decode.ts).
+  if (overDepthOffset(raw, MAX_JSON_DEPTH / 2) !== -1) return raw;
   try {
     return JSON.parse(raw) as unknown;
   } catch {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { foreignBundles } from "../import";
+import { runnerFixture } from "./cli-transcript.fixture";
 import { agnoRunOutput } from "./agno-run-output";
 import {
   benchmarkFromNames,
@@ -29,6 +31,50 @@ describe("bounded JSON reading", () => {
     expect(() => parseJsonDocument(textFile("d.json", '{\n  "a": 1,\n  "b": ]\n}'))).toThrow(
       /d\.json \(line 3\): is not valid JSON/,
     );
+  });
+
+  it("refuses JSON nested deeper than 256 levels, naming the file and line (was: a stack overflow naming neither)", () => {
+    const nested = (levels: number) => `{"a": ${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`;
+    expect(parseJsonLines(textFile("ok.jsonl", nested(256)))).toHaveLength(1);
+    expect(() => parseJsonLines(textFile("deep.jsonl", `{}\n\n${nested(3000)}\n`))).toThrow(
+      /^deep\.jsonl \(line 3\): is JSON nested deeper than 256 levels \(at column 262\)$/,
+    );
+    expect(() => parseJsonDocument(textFile("deep.json", `{\n "b": ${nested(300)}}`))).toThrow(
+      /^deep\.json \(line 2\): is JSON nested deeper than 256 levels/,
+    );
+    // Brackets inside strings are text, not nesting.
+    expect(parseJsonLines(textFile("s.jsonl", JSON.stringify({ s: "[".repeat(3000) })))).toHaveLength(1);
+    // Arguments sent as a string too deep to parse safely stay the string.
+    const deepArguments = "[".repeat(3000) + "]".repeat(3000);
+    expect(toolArguments(deepArguments)).toBe(deepArguments);
+  });
+
+  it("imports a log with a deeply nested tool input as an error naming the file and line", async () => {
+    const stream = runnerFixture("claude-code", "generated_stream.jsonl").data.toString("utf8");
+    const lines = stream.split("\n");
+    const write = lines.findIndex((line) => line.includes('"name":"Write"'));
+    lines[write] = lines[write]!.replace('"input":{', `"input":{"deep":${"[".repeat(3000)}${"]".repeat(3000)},`);
+    const outcomes = await foreignBundles([textFile("cc.jsonl", lines.join("\n"))], {});
+    expect(outcomes).toEqual([
+      {
+        label: "cc.jsonl",
+        ok: false,
+        error: expect.stringMatching(new RegExp(`^cc\\.jsonl \\(line ${write + 1}\\): is JSON nested deeper than 256`)),
+      },
+    ]);
+  });
+
+  it("keeps a Codex call's arguments nested too deep as their text, and the run goes in", async () => {
+    const rollout = fixtureFile("codex-rollout/handmade_rollout.jsonl").data.toString("utf8");
+    const deepArguments = JSON.stringify({ deep: JSON.parse(`${"[".repeat(3000)}${"]".repeat(3000)}`) as unknown });
+    const lines = rollout.split("\n").map((line) => {
+      if (!line.includes('"call_id":"call_A1"') || !line.includes('"function_call"')) return line;
+      const record = JSON.parse(line) as { payload: Record<string, unknown> };
+      record.payload = { ...record.payload, name: "lookup", arguments: deepArguments };
+      return JSON.stringify(record);
+    });
+    const outcomes = await foreignBundles([textFile("rollout.jsonl", lines.join("\n"))], {});
+    expect(outcomes.map((o) => (o.ok ? "ok" : o.error))).toEqual(["ok"]);
   });
 
   it("probes only the head and tail of a file", () => {

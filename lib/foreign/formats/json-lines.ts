@@ -5,6 +5,7 @@
  * arguments, step ids). The formats themselves are documented in each reader's module comment.
  */
 import type { z } from "zod";
+import { MAX_JSON_DEPTH, overDepthOffset } from "@/lib/bundle/decode";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { ForeignFormatError, type ForeignFile } from "../types";
 
@@ -98,9 +99,14 @@ export function fieldPath(path: readonly PropertyKey[]): string {
     .join("");
 }
 
-/** Tool-call arguments as the framework sent them: a JSON object string is parsed, anything else kept as it is. */
+/**
+ * Tool-call arguments as the framework sent them: a JSON object string is parsed, anything else
+ * kept as it is, as is JSON nested deeper than half MAX_JSON_DEPTH (a step holds its arguments a
+ * level or two down, and what handles steps next recurses).
+ */
 export function toolArguments(raw: unknown): unknown {
   if (typeof raw !== "string") return raw ?? {};
+  if (overDepthOffset(raw, MAX_JSON_DEPTH / 2) !== -1) return raw;
   try {
     return JSON.parse(raw) as unknown;
   } catch {
@@ -187,7 +193,21 @@ export function stepTimes(steps: readonly UnnumberedStep[]): { startedAt: string
   return { startedAt: times[0] ?? null, finishedAt: times[times.length - 1] ?? null };
 }
 
+/**
+ * JSON.parse with the line of an error in the message; nesting deeper than MAX_JSON_DEPTH is
+ * refused first (JSON.parse copes with it, but what handles the value next recurses: canonical
+ * JSON overflowed the stack, an error naming no file).
+ */
 function parseJsonText(file: string, text: string, firstLine: number): unknown {
+  const deep = overDepthOffset(text, MAX_JSON_DEPTH);
+  if (deep !== -1) {
+    const lineStart = text.lastIndexOf("\n", deep) + 1;
+    throw new ForeignFormatError(
+      file,
+      `line ${firstLine + countNewlines(text, deep)}`,
+      `is JSON nested deeper than ${MAX_JSON_DEPTH} levels (at column ${deep - lineStart + 1})`,
+    );
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
