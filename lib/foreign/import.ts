@@ -19,27 +19,41 @@ export interface ForeignImportOptions extends ForeignBundleOptions {
   format?: string | null;
 }
 
-/** Reads a file the user named: a regular file (not a link, FIFO or device), at most `maxBytes`. */
+/**
+ * Reads a file the user named: a regular file (not a link, FIFO or device), at most `maxBytes`.
+ * What was opened is checked again (a file swapped for a FIFO or a device between the lstat and
+ * the open), and at most the size it had then is read.
+ */
 export async function readForeignFile(filePath: string, maxBytes = MAX_FOREIGN_FILE_BYTES): Promise<ForeignFile> {
   const stat = await fs.lstat(filePath).catch(() => null);
   if (!stat) throw new AppError("INVALID_INPUT", `${filePath}: no such file`);
   if (stat.isSymbolicLink())
     throw new AppError("INVALID_INPUT", `${filePath}: is a symbolic link; name the file itself`);
+  checkRegularFile(filePath, stat, maxBytes);
+  const handle = await fs.open(filePath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  try {
+    const opened = await handle.stat();
+    checkRegularFile(filePath, opened, maxBytes);
+    const data = Buffer.alloc(opened.size);
+    let filled = 0;
+    while (filled < data.length) {
+      const { bytesRead } = await handle.read(data, filled, data.length - filled, filled);
+      if (bytesRead === 0) break; // shrank while read
+      filled += bytesRead;
+    }
+    return { name: filePath, data: data.subarray(0, filled) };
+  } finally {
+    await handle.close();
+  }
+}
+
+function checkRegularFile(filePath: string, stat: { isFile(): boolean; size: number }, maxBytes: number): void {
   if (!stat.isFile()) throw new AppError("INVALID_INPUT", `${filePath}: not a regular file`);
   if (stat.size > maxBytes)
     throw new AppError(
       "INVALID_INPUT",
       `${filePath}: ${stat.size} bytes, over the ${maxBytes}-byte limit of a foreign log`,
     );
-  const handle = await fs.open(filePath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  try {
-    const data = await handle.readFile();
-    if (data.length > maxBytes)
-      throw new AppError("INVALID_INPUT", `${filePath}: grew past ${maxBytes} bytes while read`);
-    return { name: filePath, data };
-  } finally {
-    await handle.close();
-  }
 }
 
 /** The format of a file: the forced one, or the first whose detector accepts it; a clear error otherwise. */
