@@ -81,16 +81,22 @@ export function unwrap(words: string[]): string[] {
 const HEREDOC_MARK = "__STUDIO_HEREDOC_";
 const FD_MARK = /^__STUDIO_FD(\d)__$/;
 
-/** Whether position `at` of `line` is outside quotes. */
-function unquotedAt(line: string, at: number): boolean {
+/**
+ * Whether positions of `line`, asked in increasing order, are outside quotes: one forward pass over
+ * the line however many positions are asked (a line of 50 000 `<<` is read once, not 50 000 times).
+ */
+function quoteScanner(line: string): (at: number) => boolean {
   let quote: string | null = null;
-  for (let i = 0; i < at; i++) {
-    const c = line[i];
-    if (quote === null && c === "\\") i++;
-    else if (quote === null && (c === "'" || c === '"')) quote = c;
-    else if (c === quote) quote = null;
-  }
-  return quote === null;
+  let i = 0;
+  return (at) => {
+    for (; i < at; i++) {
+      const c = line[i];
+      if (quote === null && c === "\\") i++;
+      else if (quote === null && (c === "'" || c === '"')) quote = c;
+      else if (c === quote) quote = null;
+    }
+    return quote === null;
+  };
 }
 
 /** Here-documents out of the script: the script with each `<<EOF` replaced by a marker, and the bodies. */
@@ -101,10 +107,11 @@ function extractHeredocs(script: string): { text: string; bodies: string[] } {
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
     const pending: { delimiter: string; stripTabs: boolean; index: number }[] = [];
+    const unquotedAt = quoteScanner(line);
     line = line.replace(
       /<<(-?)\s*(['"]?)([A-Za-z_][\w.-]*)\2/g,
       (whole, dash: string, _q, delimiter: string, at: number) => {
-        if (line[at - 1] === "<" || !unquotedAt(line, at)) return whole;
+        if (line[at - 1] === "<" || !unquotedAt(at)) return whole;
         pending.push({ delimiter, stripTabs: dash === "-", index: bodies.length + pending.length });
         return `< ${HEREDOC_MARK}${bodies.length + pending.length - 1}`;
       },
@@ -170,8 +177,36 @@ const REDIRECTS = new Set([">", ">>", "<", ">&", "&>", "<<<", ">|", "<<"]);
 /** How much of one command line is parsed (bounded work per step; a here-document may be large). */
 export const MAX_SCRIPT_CHARS = 200_000;
 
-/** Splits a shell script into simple commands, their redirections, pipes and subshells. */
+/** How many parsed command lines are kept: the rules read each step's command several times in a row. */
+const PARSED_CACHE_SIZE = 32;
+const parsedCache = new Map<string, SimpleCommand[]>();
+
+/**
+ * Splits a shell script into simple commands, their redirections, pipes and subshells. The result
+ * is shared by every caller that parses the same text (frozen: copy it to change it).
+ */
 export function simpleCommands(command: string): SimpleCommand[] {
+  const cached = parsedCache.get(command);
+  if (cached !== undefined) {
+    // Most recently used last, so the oldest entry is the first one dropped.
+    parsedCache.delete(command);
+    parsedCache.set(command, cached);
+    return cached;
+  }
+  const parsed = parseCommands(command);
+  for (const simple of parsed) {
+    Object.freeze(simple.words);
+    Object.freeze(simple.redirects);
+    Object.freeze(simple.globs);
+    Object.freeze(simple);
+  }
+  Object.freeze(parsed);
+  parsedCache.set(command, parsed);
+  if (parsedCache.size > PARSED_CACHE_SIZE) parsedCache.delete(parsedCache.keys().next().value!);
+  return parsed;
+}
+
+function parseCommands(command: string): SimpleCommand[] {
   const { text, heredocs } = prepareScript(command.slice(0, MAX_SCRIPT_CHARS));
   let tokens: ParseEntry[];
   try {
