@@ -7,9 +7,10 @@
  * name says a more specific one (`preds_swe-bench-verified.json`).
  */
 import { z } from "zod";
-import { NO_USAGE, type ForeignFile, type ForeignFormat, type ForeignRun } from "../types";
+import type { ForeignFile, ForeignFormat, ForeignRun } from "../types";
 import { benchmarkFromNames, contentProbe, parseJsonDocument, parseShape } from "./json-lines";
 import { providerOf } from "./openhands-events";
+import { repoDiffRun } from "./unified-diff";
 
 const PredictionSchema = z.looseObject({
   model_name_or_path: z.string().nullish(),
@@ -32,22 +33,14 @@ export const miniSweAgentPreds: ForeignFormat = {
     const benchmark = benchmarkFromNames([file.name]) ?? "swe-bench";
     return Object.entries(predictions).map(([key, prediction], index) => {
       const model = prediction.model_name_or_path ?? null;
-      return {
+      return repoDiffRun({
         index,
-        formatVersion: null,
-        task: { benchmark, instanceId: prediction.instance_id ?? key, prompt: null },
-        agent: { framework: "unknown", frameworkVersion: null, model, provider: providerOf(model) },
-        steps: [],
-        hasTrajectory: false,
         patch: prediction.model_patch ? prediction.model_patch : null,
-        workspaceRoot: null,
-        status: "completed",
-        exitReason: "finished",
-        error: null,
-        startedAt: null,
-        finishedAt: null,
-        usage: NO_USAGE,
-      };
+        benchmark,
+        instanceId: prediction.instance_id ?? key,
+        model,
+        provider: providerOf(model),
+      });
     });
   },
 };
