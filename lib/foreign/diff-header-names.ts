@@ -16,13 +16,52 @@ export function splitGitHeader(rest: string): [string, string] | null {
     return open === -1 ? null : [rest.slice(0, open), unquote(rest.slice(open + 1))];
   }
   // Unquoted names may hold spaces: pick the split whose two sides name the same file.
-  const candidates: [string, string][] = [];
-  for (let at = rest.indexOf(" "); at !== -1; at = rest.indexOf(" ", at + 1)) {
-    candidates.push([rest.slice(0, at), rest.slice(at + 1)]);
+  const space = rest.indexOf(" ");
+  if (space !== -1 && rest.indexOf(" ", space + 1) === -1) return [rest.slice(0, space), rest.slice(space + 1)];
+  return sameFileSplit(rest, " ");
+}
+
+const BINARY_START = "Binary files ";
+const BINARY_END = " differ";
+
+/**
+ * The two names of a `Binary files A and B differ` line (diff -r, git); null for any other line.
+ * A name may hold " and ": a side that is /dev/null, or else the split whose two sides name the
+ * same file, wins; else the first.
+ */
+export function splitBinaryDiffers(line: string): [string, string] | null {
+  if (!line.startsWith(BINARY_START) || !line.endsWith(BINARY_END)) return null;
+  const rest = line.slice(BINARY_START.length, line.length - BINARY_END.length);
+  if (rest.startsWith("/dev/null and ")) return ["/dev/null", rest.slice("/dev/null and ".length)];
+  if (rest.endsWith(" and /dev/null")) return [rest.slice(0, -" and /dev/null".length), "/dev/null"];
+  const same = sameFileSplit(rest, " and ");
+  if (same !== null && same[0] !== "" && same[1] !== "") return same;
+  const first = rest.indexOf(" and ", 1);
+  return first === -1 || first + " and ".length >= rest.length
+    ? null
+    : [rest.slice(0, first), rest.slice(first + " and ".length)];
+}
+
+/**
+ * The split of `text` at one of its `separator`s whose two sides name the same file: equal, or
+ * equal from their first `/` (`a/x b/x`, `old/x new/x`); null if none. Linear in the text: each
+ * side's first `/` is found once, not once per separator.
+ */
+function sameFileSplit(text: string, separator: string): [string, string] | null {
+  const leftSlash = text.indexOf("/");
+  let rightSlash = -1;
+  for (let at = text.indexOf(separator); at !== -1; at = text.indexOf(separator, at + 1)) {
+    const right = at + separator.length;
+    if (rightSlash < right) {
+      rightSlash = text.indexOf("/", right);
+      if (rightSlash === -1) rightSlash = Infinity;
+    }
+    const [a, b] = [text.slice(0, at), text.slice(right)];
+    if (a === b) return [a, b];
+    const fromSlash = leftSlash !== -1 && leftSlash < at && rightSlash !== Infinity;
+    if (fromSlash && text.slice(leftSlash, at) === text.slice(rightSlash)) return [a, b];
   }
-  if (candidates.length === 1) return candidates[0]!;
-  const rest1 = (name: string) => (name.includes("/") ? name.slice(name.indexOf("/")) : null);
-  return candidates.find(([a, b]) => a === b || (rest1(a) !== null && rest1(a) === rest1(b))) ?? null;
+  return null;
 }
 
 /** git's source and destination prefixes, as the `diff --git` line shows them (`a/` `b/`, `i/` `w/`, none). */

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { describeWithTestData } from "@/lib/test-support/test-data";
-import { MAX_PATCH_BYTES, parseUnifiedDiff } from "./patch";
+import { MAX_HEADER_LINE_CHARS, MAX_PATCH_BYTES, parseUnifiedDiff } from "./patch";
 import { applyPatchFile, changesFromPatch, PatchApplyError } from "./patch-apply";
 import type { RepoReader } from "./repo";
 import { ForeignFormatError } from "./types";
@@ -270,6 +270,35 @@ describe("parseUnifiedDiff", () => {
   });
 });
 
+describe("parseUnifiedDiff on hostile headers", () => {
+  it("skips a 320 KB line of ` and ` that never ends in ` differ` (was: a backtracking regex, 17 s)", () => {
+    const text = `${UPDATE}Binary files ${" and ".repeat(64_000)}\n`;
+    expect(parseUnifiedDiff(text, "x.diff").map((f) => f.path)).toEqual(["pkg/calc.py"]);
+  });
+
+  it("tells the names of `Binary files ... differ` apart when they hold ` and `", () => {
+    const names = (line: string) => parseUnifiedDiff(diff(line), "b.diff").map((f) => [f.path, f.kind]);
+    expect(names("Binary files a/x and y.png and b/x and y.png differ")).toEqual([["x and y.png", "updated"]]);
+    expect(names("Binary files /dev/null and b/x and y.png differ")).toEqual([["x and y.png", "created"]]);
+    expect(names("Binary files a/x and y.png and /dev/null differ")).toEqual([["x and y.png", "deleted"]]);
+    expect(names("Binary files old/a.bin and new/a.bin differ")).toEqual([["a.bin", "updated"]]);
+  });
+
+  it("refuses a header line over the limit, naming its line", () => {
+    const long = `b/${"x".repeat(MAX_HEADER_LINE_CHARS)}`;
+    expect(() => parseUnifiedDiff(diff("--- a/x", `+++ ${long}`, "@@ -1 +1 @@", "-a", "+b"), "h.diff")).toThrow(
+      /h\.diff \(line 2\): a header line of 65542 characters \(over 65536\)/,
+    );
+    expect(() => parseUnifiedDiff(diff(`Binary files a/x and ${long} differ`), "b.diff")).toThrow(/b\.diff \(line 1\)/);
+    expect(() => parseUnifiedDiff(diff(`diff --git a/x ${long}`), "g.diff")).toThrow(/g\.diff \(line 1\)/);
+  });
+
+  it("reads a `diff --git` line of 30 000 unquoted spaces as names it cannot tell apart", () => {
+    const words = `diff --git ${"x ".repeat(30_000)}x`;
+    expect(() => parseUnifiedDiff(diff(words), "s.diff")).toThrow(/file name cannot be read/);
+  });
+});
+
 describe("applyPatchFile", () => {
   const [file] = parseUnifiedDiff(UPDATE, "x.diff");
 
@@ -292,6 +321,41 @@ describe("applyPatchFile", () => {
     expect(applyPatchFile("1\n2\n3\n4\n5\n6\n", two!)).toBe("1\n1.5\n2\n3\n4\n5\n");
     const [deletion] = parseUnifiedDiff(diff("--- a/f", "+++ /dev/null", "@@ -1 +0,0 @@", "-1"), "x");
     expect(() => applyPatchFile("1\n2\n", deletion!)).toThrow(/deletes it but leaves 1 line/);
+  });
+
+  it("applies a hunk at the end of a file of 200 000 lines (was: the stack overflowed)", () => {
+    const [last] = parseUnifiedDiff(diff("--- a/f", "+++ b/f", "@@ -200000 +200000 @@", "-last", "+LAST"), "x");
+    const after = applyPatchFile(`${"line\n".repeat(199_999)}last\n`, last!);
+    expect(after.length).toBe(200_000 * 5);
+    expect(after.endsWith("line\nLAST\n")).toBe(true);
+  });
+
+  // 40 000 blank context lines, a changed line, 40 000 more: at every line of a file of blank
+  // lines all but one line of the block match (was: the block compared at each line, minutes).
+  const blanks = (n: number) => Array.from({ length: n }, () => " ");
+  const [long] = parseUnifiedDiff(
+    diff("--- a/f", "+++ b/f", "@@ -1,80001 +1,80001 @@", ...blanks(40_000), "-x", "+y", ...blanks(40_000)),
+    "x",
+  );
+
+  it("finds a hunk of 80 000 repeated lines far from where its header says, in one pass", () => {
+    const before = `${"\n".repeat(300_000)}x\n${"\n".repeat(100_000)}`;
+    const after = applyPatchFile(before, long!);
+    expect(after).toBe(`${"\n".repeat(300_000)}y\n${"\n".repeat(100_000)}`);
+  });
+
+  it("says that a hunk of 80 000 repeated lines is nowhere, in one pass", () => {
+    expect(() => applyPatchFile(`x\n${"\n".repeat(400_000)}`, long!)).toThrow(
+      /hunk 1 of 1 .* does not apply: its context and removed lines are nowhere in the file; at line 1 the hunk expects "\\n", the file has "x\\n"/,
+    );
+  });
+
+  it("searches only the lines a hunk can start at when its header names a line past the end", () => {
+    const [far] = parseUnifiedDiff(
+      diff("--- a/f", "+++ b/f", "@@ -999999999,2 +999999999,2 @@", " a", "-b", "+B"),
+      "x",
+    );
+    expect(applyPatchFile("a\nb\nc\n", far!)).toBe("a\nB\nc\n");
   });
 });
 

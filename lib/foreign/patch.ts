@@ -19,13 +19,23 @@
  * - Text lines outside file sections (a commit message, a diffstat, `Only in ...`) are skipped.
  */
 import { explainUnsafeRelativePath } from "@/lib/util/relative-path";
-import { headerName, prefixesOf, splitGitHeader, stripPair, unquote, withoutPrefix } from "./diff-header-names";
+import {
+  headerName,
+  prefixesOf,
+  splitBinaryDiffers,
+  splitGitHeader,
+  stripPair,
+  unquote,
+  withoutPrefix,
+} from "./diff-header-names";
 import { ForeignFormatError } from "./types";
 
 /** A diff larger than this is refused (the largest SWE-bench gold patch is about 0.2 MB). */
 export const MAX_PATCH_BYTES = 20 * 1024 * 1024;
 /** A diff touching more files than this is refused. */
 export const MAX_PATCH_FILES = 5_000;
+/** A header line (`diff --git`, `---`, `@@`, `Binary files`) longer than this is refused: no path is near it. */
+export const MAX_HEADER_LINE_CHARS = 64 * 1024;
 
 export type PatchFileKind = "created" | "deleted" | "updated" | "renamed";
 
@@ -61,7 +71,6 @@ export interface PatchFile {
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 const GIT_EXTENDED_HEADER =
   /^(old mode|new mode|deleted file mode|new file mode|copy from|copy to|rename from|rename to|similarity index|dissimilarity index|index) /;
-const BINARY_DIFFERS = /^Binary files (.+) and (.+) differ$/;
 // `literal N` / `delta N` and their base85 lines (a length letter, then base85 digits).
 const GIT_BINARY_BODY = /^(?:(?:literal|delta) \d+|[A-Za-z][0-9A-Za-z!#$%&()*+;<=>?@^_`{|}~-]*|)$/;
 
@@ -96,7 +105,7 @@ class DiffParser {
       else if (line.startsWith("diff --cc ") || line.startsWith("diff --combined ")) {
         this.fail(this.i, "a combined (merge) diff cannot be applied to one tree");
       } else if (line.startsWith("--- ") && this.lines[this.i + 1]?.startsWith("+++ ")) file = this.plainFile();
-      else if (BINARY_DIFFERS.test(line)) file = this.plainBinary();
+      else if (splitBinaryDiffers(line) !== null) file = this.plainBinary();
       else if (line.startsWith("@@ ")) this.fail(this.i, "a hunk with no `---`/`+++` file header before it");
       else this.i++;
       if (file === null) continue;
@@ -110,6 +119,18 @@ class DiffParser {
     throw new ForeignFormatError(this.source, `line ${index + 1}`, message);
   }
 
+  /** Line `index`, read as a header: refused when too long for one. */
+  private header(index: number): string {
+    const line = this.lines[index]!;
+    if (line.length > MAX_HEADER_LINE_CHARS) {
+      this.fail(
+        index,
+        `a header line of ${line.length} characters (over ${MAX_HEADER_LINE_CHARS}): ${line.slice(0, 60)}...`,
+      );
+    }
+    return line;
+  }
+
   private safePath(name: string, index: number): string {
     const problem = explainUnsafeRelativePath(name);
     if (problem) this.fail(index, `path "${name}" ${problem}`);
@@ -119,24 +140,25 @@ class DiffParser {
   /** `diff --git a/x b/x`, its extended headers, then hunks or a binary marker. */
   private gitFile(): PatchFile {
     const start = this.i;
-    const header = splitGitHeader(this.lines[start]!.slice("diff --git ".length));
+    const header = splitGitHeader(this.header(start).slice("diff --git ".length));
     const [oldPrefix, newPrefix] = header ? prefixesOf(header[0], header[1]) : ["a/", "b/"];
     const ext = new Map<string, string>();
     this.i++;
     for (let m; (m = GIT_EXTENDED_HEADER.exec(this.lines[this.i] ?? "")); this.i++) {
-      ext.set(m[1]!, this.lines[this.i]!.slice(m[0].length));
+      ext.set(m[1]!, this.header(this.i).slice(m[0].length));
     }
     let oldName = header ? withoutPrefix(header[0], oldPrefix) : null;
     let newName = header ? withoutPrefix(header[1], newPrefix) : null;
     let binary = false;
     const line = this.lines[this.i] ?? "";
     if (line.startsWith("--- ") && this.lines[this.i + 1]?.startsWith("+++ ")) {
-      const a = headerName(line.slice(4));
-      const b = headerName(this.lines[this.i + 1]!.slice(4));
+      const a = headerName(this.header(this.i).slice(4));
+      const b = headerName(this.header(this.i + 1).slice(4));
       oldName = a === null ? null : withoutPrefix(a, oldPrefix);
       newName = b === null ? null : withoutPrefix(b, newPrefix);
       this.i += 2;
-    } else if (BINARY_DIFFERS.test(line)) {
+    } else if (splitBinaryDiffers(line) !== null) {
+      this.header(this.i);
       binary = true;
       this.i++;
     } else if (line === "GIT binary patch") {
@@ -170,8 +192,8 @@ class DiffParser {
   private plainFile(): PatchFile {
     const start = this.i;
     const [oldName, newName] = stripPair(
-      headerName(this.lines[start]!.slice(4)),
-      headerName(this.lines[start + 1]!.slice(4)),
+      headerName(this.header(start).slice(4)),
+      headerName(this.header(start + 1).slice(4)),
     );
     this.i += 2;
     const hunks = this.hunks();
@@ -188,8 +210,8 @@ class DiffParser {
   /** `Binary files old/x and new/x differ` from `diff -r`. */
   private plainBinary(): PatchFile {
     const start = this.i++;
-    const m = BINARY_DIFFERS.exec(this.lines[start]!)!;
-    const [oldName, newName] = stripPair(headerName(m[1]!), headerName(m[2]!));
+    const [a, b] = splitBinaryDiffers(this.header(start))!;
+    const [oldName, newName] = stripPair(headerName(a), headerName(b));
     const kind: PatchFileKind = oldName === null ? "created" : newName === null ? "deleted" : "updated";
     const path = kind === "deleted" ? oldName : newName;
     if (path === null) this.fail(start, "both sides of the binary file line are /dev/null");
@@ -208,7 +230,7 @@ class DiffParser {
 
   private hunk(): Hunk {
     const start = this.i;
-    const m = HUNK_HEADER.exec(this.lines[start]!);
+    const m = HUNK_HEADER.exec(this.header(start));
     if (!m) this.fail(start, `a malformed hunk header: ${this.lines[start]!.slice(0, 100)}`);
     const hunk: Hunk = {
       oldStart: Number(m[1]),
