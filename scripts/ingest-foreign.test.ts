@@ -256,7 +256,7 @@ describe("npm run ingest on runs made elsewhere", () => {
   });
 });
 
-/** The public logs of ../shared/fixtures/trajectories (SOURCES.md): every one goes in. */
+/** The public logs of $STUDIO_TEST_DATA/fixtures/trajectories (SOURCES.md): every one goes in. */
 const REAL_LOGS = [
   ["openhands/basic.json", "openhands-events"],
   ["openhands/basic_interactions.json", "openhands-events"],

@@ -1,7 +1,7 @@
 /**
  * OpenHands (CodeActAgent): its function-calling tools, and the action names of its event
  * streams (`run`, `read`, `edit`, `write`, `run_ipython`), as readers keep them
- * (field notes: ../shared/fixtures/trajectories/SOURCES.md). The bash session is persistent.
+ * (field notes: SOURCES.md in $STUDIO_TEST_DATA/fixtures/trajectories). The bash session is persistent.
  */
 import { edit, other, pythonTool, read, shellTool, strReplaceEditor, write, type FrameworkTools } from "./types";
 

@@ -16,7 +16,6 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { MAX_JSON_DEPTH, overDepthOffset } from "@/lib/bundle/decode";
 import { argvCommand } from "@/lib/judge/rules/shell-parse";
 import { filesUnder, jsonLinesOnly } from "./files";
 import { toolEffect } from "@/lib/tool-registry";
@@ -30,6 +29,7 @@ import {
   millisBetween,
   parseJsonLines,
   StepSink,
+  toolArguments,
   type NormalizedTranscript,
 } from "./transcript";
 
@@ -286,7 +286,7 @@ export function codexRolloutTranscript(lines: readonly Record<string, unknown>[]
             ? action
             : payload.type === "custom_tool_call"
               ? { input: payload.input }
-              : parsedArguments(payload.arguments);
+              : toolArguments(payload.arguments);
         const shellArgs = asRecord(args);
         const command = isShellTool(name) ? commandLine(shellArgs.command ?? shellArgs.cmd) : null;
         if (callId) calls.set(callId, { name, command, timestamp });
@@ -326,17 +326,6 @@ export function codexRolloutTranscript(lines: readonly Record<string, unknown>[]
     }
   }
   return result;
-}
-
-function parsedArguments(raw: unknown): unknown {
-  if (typeof raw !== "string") return raw ?? {};
-  // Too deep a nesting stays text: what handles the steps next recurses (lib/bundle/decode.ts).
-  if (overDepthOffset(raw, MAX_JSON_DEPTH / 2) !== -1) return raw;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
 }
 
 function rolloutEvent(payload: Record<string, unknown>, result: NormalizedTranscript): void {

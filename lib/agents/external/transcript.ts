@@ -3,6 +3,7 @@
  * the final answer, what the agent reported about its own usage, and an error when it says it failed.
  */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
+import { MAX_JSON_DEPTH, overDepthOffset } from "@/lib/bundle/decode";
 import { AppError } from "@/lib/errors/app-error";
 
 export interface NormalizedTranscript {
@@ -73,3 +74,18 @@ export const millisBetween = (from: string | undefined, to: string | undefined):
 };
 export const isoOrUndefined = (value: unknown): string | undefined =>
   typeof value === "string" && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined;
+
+/**
+ * Tool-call arguments as the framework sent them: a JSON object string is parsed, anything else
+ * kept as it is, as is JSON nested deeper than half MAX_JSON_DEPTH (a step holds its arguments a
+ * level or two down, and what handles steps next recurses).
+ */
+export function toolArguments(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw ?? {};
+  if (overDepthOffset(raw, MAX_JSON_DEPTH / 2) !== -1) return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}

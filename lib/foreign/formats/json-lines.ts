@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import { MAX_JSON_DEPTH, overDepthOffset } from "@/lib/bundle/decode";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
+import { formatIssuePath } from "@/lib/errors/zod-issues";
 import { ForeignFormatError, type ForeignFile } from "../types";
 
 /** A whole-document file larger than this is refused: JSON.parse holds several times its size in memory. */
@@ -92,27 +93,11 @@ export function parseShape<S extends z.ZodType>(
   throw new ForeignFormatError(file, at === "" ? null : at, issue?.message ?? "has an unexpected shape");
 }
 
-/** `["history", 3, "args"]` → `history[3].args`. */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, i) => (typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`))
-    .join("");
-}
+/** `["history", 3, "args"]` → `history[3].args`, as every zod path is written (lib/errors/zod-issues.ts). */
+export const fieldPath = formatIssuePath;
 
-/**
- * Tool-call arguments as the framework sent them: a JSON object string is parsed, anything else
- * kept as it is, as is JSON nested deeper than half MAX_JSON_DEPTH (a step holds its arguments a
- * level or two down, and what handles steps next recurses).
- */
-export function toolArguments(raw: unknown): unknown {
-  if (typeof raw !== "string") return raw ?? {};
-  if (overDepthOffset(raw, MAX_JSON_DEPTH / 2) !== -1) return raw;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
-}
+/** Tool-call arguments as the framework sent them (one home with the runner's normalizers). */
+export { toolArguments } from "@/lib/agents/external/transcript";
 
 /** Any JSON value as step text: a string as it is, anything else as JSON. */
 export function textOf(value: unknown): string {
