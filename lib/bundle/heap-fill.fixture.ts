@@ -16,8 +16,11 @@ const files = withHeapFilling(generatedBundle({ index: 6, seed: 4 }), fillMib * 
 const pool = sourceImportPool({ maxConcurrent: 1, workerMemoryMb: capMb, timeoutMs: 120_000 });
 const limits = { ...DEFAULT_READ_LIMITS, maxJsonBytes: Number.MAX_SAFE_INTEGER };
 
-const answer = await pool.parse({ data: tarBuffer(tarEntriesOf(files)), kind: "tar", label: "heap.tar", limits }).then(
-  () => 200,
-  (error: unknown) => httpStatusOf(error),
+const reply = await pool.parse({ data: tarBuffer(tarEntriesOf(files)), kind: "tar", label: "heap.tar", limits }).then(
+  () => ({ answer: 200, message: "" }),
+  (error: unknown) => ({
+    answer: httpStatusOf(error),
+    message: error instanceof Error ? error.message : String(error),
+  }),
 );
-process.stdout.write(`${JSON.stringify({ answer })}\n`);
+process.stdout.write(`${JSON.stringify(reply)}\n`);

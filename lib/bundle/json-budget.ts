@@ -25,10 +25,16 @@ export function isJsonMember(name: string): boolean {
   return JSON_MEMBERS.has(name) || (slash > 0 && JSON_MEMBERS.has(name.slice(slash + 1)));
 }
 
-export function jsonBudgetError(label: string, member: string, total: number, max: number): BundleError {
+export function jsonBudgetError(
+  label: string,
+  member: string,
+  total: number,
+  max: number,
+  setBy = "STUDIO_BUNDLE_MAX_JSON_BYTES",
+): BundleError {
   return new BundleError(
     { bundle: label, member },
-    `JSON members reach ${total} bytes with this one, over the limit of ${max} (STUDIO_BUNDLE_MAX_JSON_BYTES)`,
+    `JSON members reach ${total} bytes with this one, over the limit of ${max} (${setBy})`,
     "TOO_LARGE",
   );
 }
@@ -39,15 +45,26 @@ export const DEFAULT_MAX_JSON_BYTES = 24 * 1024 * 1024;
 export const HEAP_BYTES_PER_JSON_BYTE = 25;
 
 /**
+ * The most JSON bytes a worker with this heap cap can parse in the worst case, with a quarter of
+ * the cap left for everything else. Loading the env already refuses a budget over the cap; this
+ * holds a worker to it whatever limit its caller passed: past the cap Node may abort the whole
+ * process instead of the worker (nodejs/node#47224, seen here ~1 run in 7 with 12 MiB of `{},`
+ * under a 256 MB cap), so a worker must never get there.
+ */
+export function jsonBytesWithinHeap(heapCapMb: number): number {
+  return Math.floor((heapCapMb * 1024 * 1024 * 0.75) / HEAP_BYTES_PER_JSON_BYTE);
+}
+
+/**
  * Refuses the bundle (413) before anything is parsed once its JSON members pass `max` bytes,
  * naming the member that crosses the limit. Archive readers also hold the sizes their headers
  * declare to it (members.ts); this covers bundles built in memory (the runner's) as well.
  */
-export function checkJsonBytes(files: BundleFiles, label: string, max: number): void {
+export function checkJsonBytes(files: BundleFiles, label: string, max: number, setBy?: string): void {
   let total = 0;
   for (const member of JSON_MEMBERS) {
     total += files.get(member)?.length ?? 0;
     if (total <= max) continue;
-    throw jsonBudgetError(label, member, total, max);
+    throw jsonBudgetError(label, member, total, max, setBy);
   }
 }

@@ -54,7 +54,9 @@ export class MemberCollector {
     if (isJsonMember(name)) {
       this.jsonTotal += size;
       const max = this.limits.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES;
-      if (this.jsonTotal > max) throw jsonBudgetError(this.label, name, this.jsonTotal, max);
+      if (this.jsonTotal > max) {
+        throw jsonBudgetError(this.label, name, this.jsonTotal, max, this.limits.maxJsonBytesSetBy);
+      }
     }
   }
 

@@ -118,11 +118,16 @@ export function sha256Hex(data: Buffer): string {
 }
 
 /** `maxJsonBytes`: the most bytes of all JSON members together (json-budget.ts). */
-export function parseBundle(files: BundleFiles, label: string, maxJsonBytes = DEFAULT_MAX_JSON_BYTES): ParsedBundle {
+export function parseBundle(
+  files: BundleFiles,
+  label: string,
+  maxJsonBytes = DEFAULT_MAX_JSON_BYTES,
+  maxJsonBytesSetBy?: string,
+): ParsedBundle {
   for (const required of REQUIRED_MEMBERS) {
     if (!files.has(required)) throw new BundleError({ bundle: label, member: required }, "required member is missing");
   }
-  checkJsonBytes(files, label, maxJsonBytes);
+  checkJsonBytes(files, label, maxJsonBytes, maxJsonBytesSetBy);
   const members: ParsedMember[] = [...files.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, data]) => ({

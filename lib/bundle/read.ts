@@ -27,6 +27,8 @@ export interface ReadLimits {
   maxRatio?: number;
   /** Most bytes of all JSON members together (default DEFAULT_MAX_JSON_BYTES); see json-budget.ts. */
   maxJsonBytes?: number;
+  /** What set maxJsonBytes, for the error (default STUDIO_BUNDLE_MAX_JSON_BYTES). */
+  maxJsonBytesSetBy?: string;
 }
 
 export const DEFAULT_READ_LIMITS: ReadLimits = {
