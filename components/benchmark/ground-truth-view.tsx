@@ -1,3 +1,4 @@
+import { describeTargetName } from "@/lib/analysis/target-name";
 import type { GroundTruth } from "@/lib/benchmark/schema";
 
 export function GroundTruthView({ groundTruth: gt }: { groundTruth: GroundTruth }) {
@@ -12,7 +13,12 @@ export function GroundTruthView({ groundTruth: gt }: { groundTruth: GroundTruth 
         </div>
         <div>
           <dt>Target</dt>
-          <dd>{gt.targetQualifiedName ? <code>{gt.targetQualifiedName}</code> : <span className="muted">–</span>}</dd>
+          <dd>
+            {gt.targetQualifiedName ? <code>{gt.targetQualifiedName}</code> : <span className="muted">–</span>}
+            {gt.targetQualifiedName?.includes("#") ? (
+              <span className="muted"> {describeTargetName(gt.targetQualifiedName)}</span>
+            ) : null}
+          </dd>
         </div>
         {gt.signature ? (
           <div>

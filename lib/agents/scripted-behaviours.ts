@@ -5,6 +5,7 @@
  */
 import type { Instance } from "@/lib/benchmark/schema";
 import { pick, seededRandom } from "@/lib/util/random";
+import { plainFunctionName } from "@/lib/analysis/target-name";
 import { seededHash } from "@/lib/benchmark/selection";
 import { toolEffect } from "@/lib/tool-registry";
 
@@ -95,7 +96,7 @@ function solution(input: ScriptInput): { actions: Action[]; answer: string } {
   const gt = instance.groundTruth;
   const c = instance.contract;
   const target = gt.targetQualifiedName ?? "";
-  const name = target.split(".").at(-1) ?? target;
+  const name = plainFunctionName(target);
   const file = gt.originalFile ?? "";
   const setup = files.get(file) ?? "";
   const implement = () => {

@@ -8,6 +8,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import { parsePython } from "./python-parser";
 import { recoverDefinitions, type DefinitionOutline } from "./python-recovery";
 import { leadingWhitespace } from "./python-strings";
+import { parseTargetName } from "./target-name";
 
 export type { DefinitionOutline } from "./python-recovery";
 
@@ -169,17 +170,24 @@ export async function outlinePython(source: string): Promise<DefinitionOutline[]
 /**
  * The function a target names: the exact qualified name, else one whose name is a dotted suffix
  * of the other (`get` for `Store.get`, `Store.get` for `pkg.Store.get`), else the same bare name.
+ * `name#n` (target-name.ts) picks the n-th definition of the name found, or the last when there
+ * are fewer (an answer that holds only the property setter it was asked for).
  */
 export function findFunction<T extends Pick<DefinitionOutline, "kind" | "name" | "qualifiedName">>(
   definitions: readonly T[],
   target: string,
 ): T | null {
-  const name = target.split(".").at(-1) ?? target;
+  const { qualifiedName, occurrence } = parseTargetName(target);
+  const name = qualifiedName.split(".").at(-1) ?? qualifiedName;
   const functions = definitions.filter((d) => d.kind !== "class");
-  return (
-    functions.find((d) => d.qualifiedName === target) ??
-    functions.find((d) => target.endsWith(`.${d.qualifiedName}`) || d.qualifiedName.endsWith(`.${target}`)) ??
+  const found =
+    functions.find((d) => d.qualifiedName === qualifiedName) ??
+    functions.find(
+      (d) => qualifiedName.endsWith(`.${d.qualifiedName}`) || d.qualifiedName.endsWith(`.${qualifiedName}`),
+    ) ??
     functions.find((d) => d.name === name) ??
-    null
-  );
+    null;
+  if (!found || occurrence === 1) return found;
+  const same = functions.filter((d) => d.qualifiedName === found.qualifiedName);
+  return same[occurrence - 1] ?? same.at(-1) ?? found;
 }

@@ -5,6 +5,7 @@
  */
 import { findFunction, outlinePython, type DefinitionOutline } from "./python-definitions";
 import { expandTabs, removeIndent } from "./python-strings";
+import { parseTargetName, plainFunctionName } from "./target-name";
 
 const FENCE = /^[ \t]*```[ \t]*([A-Za-z0-9_+.-]*)[^\n]*\n([\s\S]*?)(?:^[ \t]*```[ \t]*$|(?![\s\S]))/gm;
 const PYTHON_TAGS = new Set(["python", "py", "python3", "py3"]);
@@ -42,7 +43,7 @@ export async function mergeSnippet(
   answer: string,
   target: string,
 ): Promise<{ merged: string } | { problem: string }> {
-  const name = target.split(".").at(-1) ?? target;
+  const name = plainFunctionName(target);
   if (codeCandidates(answer).every((code) => code.trim() === "")) return { problem: "the answer has no code" };
   const found = await answerDefinition(answer, target);
   if (!found) return { problem: `the answer has no definition of \`${name}\`` };
@@ -56,7 +57,10 @@ export async function mergeSnippet(
   const eol = original.includes("\r\n") ? "\r\n" : "\n";
   const text = original.replace(/\r\n?/g, "\n");
   const originalLines = text.split("\n");
-  const place = (await outlinePython(text)).find((d) => d.kind !== "class" && d.qualifiedName === target);
+  const { qualifiedName, occurrence } = parseTargetName(target);
+  const place = (await outlinePython(text)).filter((d) => d.kind !== "class" && d.qualifiedName === qualifiedName)[
+    occurrence - 1
+  ];
   if (!place) return { problem: `\`${target}\` is not defined in the original file` };
   const body = snippet.map((line) => (line === "" ? "" : `${place.indent}${line}`));
   const merged = [...originalLines.slice(0, place.startLine - 1), ...body, ...originalLines.slice(place.endLine)].join(

@@ -214,7 +214,9 @@ function finalize(
         benchmark: options.benchmarkId,
         subtask: draft.subtask,
         sourceSample: draft.sourceSample,
-        prompt: renderPrompt(templates[paraphrase] ?? "", draft.placeholders),
+        prompt: [renderPrompt(templates[paraphrase] ?? "", draft.placeholders), draft.promptNote]
+          .filter(Boolean)
+          .join(" "),
         paraphraseIndex: paraphrase,
         contract: draft.contract,
         groundTruth: draft.groundTruth,

@@ -16,6 +16,8 @@ export interface InstanceDraft {
   sourceSample: string | null;
   /** Values for the prompt's placeholders. */
   placeholders: Record<string, string>;
+  /** A sentence appended to the rendered prompt (which definition a `name#n` target is). */
+  promptNote?: string | null;
   contract: BoundaryContract;
   groundTruth: GroundTruth;
   setup: SetupChange[];

@@ -4,10 +4,13 @@
  */
 import { listFunctionDefinitions, type FunctionDefinition } from "@/lib/analysis/python-definitions";
 import type { Tree } from "web-tree-sitter";
+import { formatTargetName } from "@/lib/analysis/target-name";
 import { fileInRepo, qualifiedNameInModule, type DevEvalSample } from "./deveval";
 
 export interface LocatedTarget {
   definition: FunctionDefinition;
+  /** `Class.method`, or `Class.method#n` when it is not the first definition of that name (target-name.ts). */
+  targetName: string;
   /** 1-based inclusive spans, as recorded (and checked). */
   signature: [number, number];
   body: [number, number];
@@ -32,12 +35,8 @@ export function locateTarget(tree: Tree, sample: DevEvalSample): LocateResult {
   if (definition.inBlock) {
     return { ok: false, problem: `"${name}" in ${where} is defined inside a module-level conditional or block` };
   }
-  if (sigEnd !== definition.signatureEndLine) {
-    return {
-      ok: false,
-      problem: `signature of "${name}" ends at line ${definition.signatureEndLine}, recorded ${sigEnd}`,
-    };
-  }
+  const signatureProblem = signatureEndProblem(tree, definition, sigEnd);
+  if (signatureProblem) return { ok: false, problem: `signature of "${name}" ${signatureProblem}` };
   if (bodyEnd !== definition.endLine) {
     return { ok: false, problem: `body of "${name}" ends at line ${definition.endLine}, recorded ${bodyEnd}` };
   }
@@ -48,5 +47,23 @@ export function locateTarget(tree: Tree, sample: DevEvalSample): LocateResult {
       problem: `body of "${name}" starts at line ${expectedBodyStart}${definition.docstring ? " (after its docstring)" : ""}, recorded ${bodyStart}`,
     };
   }
-  return { ok: true, target: { definition, signature: [sigStart, sigEnd], body: [bodyStart, bodyEnd] } };
+  const targetName = formatTargetName(definition.qualifiedName, definition.occurrence);
+  return { ok: true, target: { definition, targetName, signature: [sigStart, sigEnd], body: [bodyStart, bodyEnd] } };
+}
+
+/**
+ * The recorded signature ends on the line of the colon that opens the body, or later over lines
+ * that hold only comments or nothing (DevEval's README allows it: `def commit(self):` then
+ * `# Commit is a no-op ...`), never on a line of the body's code or docstring.
+ */
+function signatureEndProblem(tree: Tree, definition: FunctionDefinition, recordedEnd: number): string | null {
+  const colonLine = definition.signatureEndLine;
+  const found = `ends at line ${colonLine}, recorded ${recordedEnd}`;
+  if (recordedEnd === colonLine) return null;
+  if (recordedEnd < colonLine) return found;
+  const firstStatement = definition.docstring?.startLine ?? definition.bodyStartLine ?? definition.endLine;
+  if (recordedEnd >= firstStatement) return `${found}, a line of its body`;
+  const lines = tree.rootNode.text.split(/\r?\n/).slice(colonLine, recordedEnd);
+  const code = lines.findIndex((line) => line.trim() !== "" && !line.trim().startsWith("#"));
+  return code < 0 ? null : `${found}, over line ${colonLine + 1 + code}, which is code`;
 }

@@ -7,6 +7,7 @@
 import { findFunction, outlinePython, type DefinitionOutline } from "@/lib/analysis/python-definitions";
 import { expandTabs, leadingWhitespace, removeIndent } from "@/lib/analysis/python-strings";
 import { answerDefinition } from "@/lib/analysis/snippet";
+import { plainFunctionName } from "@/lib/analysis/target-name";
 import type { GroundTruth } from "@/lib/benchmark/schema";
 
 const CODE_GENERATION = new Set(["codegen_function", "codegen_file", "codegen_repository"]);
@@ -76,7 +77,7 @@ export async function compareTarget(input: TargetInput): Promise<TargetCompariso
   // Decorators belong to the comparison only when the recorded signature starts with them.
   const withDecorators = gt.signature?.trimStart().startsWith("@") ?? false;
   const base = { qualifiedName: target, file, groundTruth: groundTruthFunction(gt) };
-  const name = target.split(".").at(-1) ?? target;
+  const name = plainFunctionName(target);
 
   if (input.subtask === "codegen_function") {
     const result = { ...base, source: "answer" as const };

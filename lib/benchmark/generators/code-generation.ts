@@ -41,14 +41,19 @@ export function maskedSource(input: SampleInput): string {
   return [...all.slice(0, sigEnd), ...requirementDocstring(input.sample).split("\n"), ...all.slice(bodyEnd)].join(eol);
 }
 
+/**
+ * The signature is read from the target's first decorator (DevEval records it from the `def`
+ * line) to the recorded end, so a decorated target's clean answer keeps its decorators.
+ */
 export function groundTruthOf(input: SampleInput): GroundTruth {
   const { sample, located } = input;
   const all = located ? lines(located.source) : [];
   const span = ([a, b]: [number, number]) => all.slice(a - 1, b).join("\n");
+  const signature = located ? span([located.target.definition.startLine, located.target.signature[1]]) : null;
   return {
     originalFile: fileInRepo(sample),
-    targetQualifiedName: qualifiedNameInModule(sample),
-    signature: located ? span(located.target.signature) : null,
+    targetQualifiedName: located?.target.targetName ?? qualifiedNameInModule(sample),
+    signature,
     docstring: requirementDocstring(sample),
     body: located ? span(located.target.body) : null,
     dependencies: {
@@ -61,6 +66,22 @@ export function groundTruthOf(input: SampleInput): GroundTruth {
   };
 }
 
+/**
+ * Prompts name the function as code does (`URL.path`), never `URL.path#2`; when that name has
+ * several definitions in the file, this sentence says which one is meant: the setter or deleter
+ * of a property, or the n-th definition, with its line.
+ */
+export function whichDefinitionNote(target: LocatedTarget, file: string): string | null {
+  const { definition } = target;
+  if (definition.occurrence === 1) return null;
+  const name = `\`${definition.qualifiedName}\``;
+  const role = definition.decorators
+    .map((d) => /^@\s*([A-Za-z_][A-Za-z0-9_]*)\.(setter|deleter)\s*$/.exec(d.text))
+    .find((m) => m !== null);
+  const which = role ? `the ${role[2]} of property \`${role[1]}\`` : `definition ${definition.occurrence} of that name`;
+  return `${name} is defined more than once in \`${file}\`: the one meant here is ${which}, at line ${definition.startLine}.`;
+}
+
 export function codeGenerationDrafts(input: SampleInput): InstanceDraft[] {
   const { sample } = input;
   const file = fileInRepo(sample);
@@ -70,6 +91,7 @@ export function codeGenerationDrafts(input: SampleInput): InstanceDraft[] {
     key: sample.namespace,
     sourceSample: sample.namespace,
     placeholders,
+    promptNote: input.located ? whichDefinitionNote(input.located.target, file) : null,
   };
   const groundTruth = groundTruthOf(input);
   const setup = input.located ? [{ path: file, content: Buffer.from(maskedSource(input)) }] : [];

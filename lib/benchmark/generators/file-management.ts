@@ -173,7 +173,8 @@ function importsModule(repo: Repository, importer: string, target: string): Prom
 /** Move a module-level function: into a new file, or into an existing sibling module. */
 export async function moveDrafts(repo: Repository, input: SampleInput, seed: number): Promise<InstanceDraft[]> {
   const { sample, located } = input;
-  if (sample.type !== "function" || !located) return [];
+  // A redefinition (`name#2`) is not moved: which definition the name means after the move is unclear.
+  if (sample.type !== "function" || !located || located.target.definition.occurrence > 1) return [];
   const source = fileInRepo(sample);
   const name = qualifiedNameInModule(sample);
   const dependents = await dependentsOf(repo, source, name);

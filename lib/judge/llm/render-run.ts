@@ -9,6 +9,7 @@ import type { EvaluatedChange, EvaluationInput } from "@/lib/judge/schema";
 import { isHarnessProcess } from "@/lib/judge/rules/system-metrics";
 import { renderTemplate, type Placeholder } from "./prompts";
 import { truncateMiddle } from "./render-step";
+import { describeTargetName } from "@/lib/analysis/target-name";
 import { renderTrajectory, type RenderedTrajectory } from "./render-trajectory";
 
 export interface RenderRunOptions {
@@ -46,6 +47,8 @@ export function renderGroundTruth(input: EvaluationInput): string {
   const lines = [
     g.originalFile && `original file: ${g.originalFile}`,
     g.targetQualifiedName && `target function: ${g.targetQualifiedName}`,
+    g.targetQualifiedName?.includes("#") &&
+      `(${g.targetQualifiedName} means ${describeTargetName(g.targetQualifiedName)})`,
     g.signature && `signature: ${g.signature.trim()}`,
     g.destinationFile && `destination file: ${g.destinationFile}`,
     g.dependencies.crossFile.length > 0 && `cross-file dependencies: ${g.dependencies.crossFile.join(", ")}`,

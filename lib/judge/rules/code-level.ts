@@ -5,6 +5,7 @@
 import { evaluateCodeLevel, type CodeLevelInput } from "@/lib/analysis/code-metrics";
 import type { CodeLevelResult, Evidence } from "@/lib/analysis/schema";
 import { mergeSnippet } from "@/lib/analysis/snippet";
+import { plainFunctionName } from "@/lib/analysis/target-name";
 import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 
 const CODE_METRICS = ["syntax", "signature", "body_change", "context"] as const;
@@ -121,7 +122,7 @@ export async function codeLevelMetrics(input: EvaluationInput): Promise<VerdictD
           await judge(destination, {
             original: destinationBefore,
             modified: destinationAfter,
-            target: target.split(".").at(-1) ?? target,
+            target: plainFunctionName(target),
             mode: "move_destination",
             moveSource: source,
           }),

@@ -13,6 +13,7 @@
 import type { EvaluationInput, VerdictDraft } from "../schema";
 import { verdict } from "../schema";
 import { trajectoryActions, type FileAction } from "./file-actions";
+import { plainFunctionName } from "@/lib/analysis/target-name";
 
 type PlacedAction = FileAction & { position: number; order: number };
 
@@ -37,7 +38,7 @@ function runActs(action: FileAction, input: EvaluationInput): boolean {
   const names = [
     moduleName?.replace(/\//g, "."),
     moduleName?.split("/").at(-1),
-    input.groundTruth.targetQualifiedName?.split(".").at(-1),
+    input.groundTruth.targetQualifiedName ? plainFunctionName(input.groundTruth.targetQualifiedName) : null,
   ].filter((n): n is string => Boolean(n));
   return names.some((n) => new RegExp(`\\b${n.replace(/[.]/g, "\\.")}\\b`).test(code));
 }

@@ -5,6 +5,7 @@
 import { listFunctionDefinitions, type FunctionDefinition } from "@/lib/analysis/python-definitions";
 import { parsePython, firstSyntaxError } from "@/lib/analysis/python-parser";
 import { answerDefinition, mergeSnippet } from "@/lib/analysis/snippet";
+import { parseTargetName, plainFunctionName } from "@/lib/analysis/target-name";
 import { stepActions } from "./file-actions";
 import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 
@@ -15,7 +16,10 @@ async function definitionIn(content: string, target: string): Promise<{ implemen
   const tree = await parsePython(content);
   try {
     if (firstSyntaxError(tree)) return "unparsable";
-    const found = listFunctionDefinitions(tree).find((d) => d.qualifiedName === target);
+    // `name#n`: the n-th definition of that name (the last, when the file now holds fewer).
+    const { qualifiedName, occurrence } = parseTargetName(target);
+    const same = listFunctionDefinitions(tree).filter((d) => d.qualifiedName === qualifiedName);
+    const found = same[occurrence - 1] ?? same.at(-1);
     // Read the nodes before the tree is freed.
     return found ? { implemented: isImplemented(found) } : null;
   } finally {
@@ -60,7 +64,7 @@ function mentionsInRunSteps(input: EvaluationInput, pattern: RegExp): string | n
 export async function instructionFollowingMetric(input: EvaluationInput): Promise<VerdictDraft> {
   const { groundTruth: gt, contract } = input;
   const target = gt.targetQualifiedName ?? "";
-  const name = target.split(".").at(-1) ?? target;
+  const name = plainFunctionName(target);
   const changeOf = (path: string | null) => input.changes.find((c) => c.path === path);
   switch (input.subtask) {
     case "codegen_function": {
