@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createDb, databasePathFromEnv } from "@/db/client";
-import { saveBenchmark } from "@/db/queries/benchmarks";
+import { saveBenchmark, saveRepositorySnapshot } from "@/db/queries/benchmarks";
 import { buildBenchmark, type BuiltBenchmark } from "@/lib/benchmark/build";
 import { parseDevEvalJsonl } from "@/lib/benchmark/deveval";
 import {
@@ -51,7 +51,14 @@ export const cli = () =>
     .addOption(textOption("--paraphrase-model <model>", "the paraphrase model").default("gemini-2.5-flash"))
     .addOption(textOption("--out <file>", "also write every instance as one canonical JSON line"))
     .option("--json", "print the counts as JSON")
-    .option("--strict", "exit 1 when a recorded position does not match the source");
+    .option(
+      "--strict",
+      "exit 1 when a sample is not built: a recorded position does not match the source, or its repository is missing from --source-code",
+    )
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 built (mismatches and missing repositories are listed on stderr, apart); 1 with --strict when any sample was not built; 2 bad usage or input.\nRepositories are read one at a time and each snapshot is stored before the next is read.",
+    );
 
 type Args = ReturnType<ReturnType<typeof cli>["opts"]>;
 
@@ -81,24 +88,32 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const candidates = args.paraphraseProvider ? await paraphraseCandidates(args, io) : [];
   const extraParaphrases = Object.fromEntries(candidates.map((c) => [c.subtask, c.accepted]));
   const progress = createProgress("repositories", projects, io.stderr);
-  const built = await buildBenchmark({
-    benchmarkId: args.name,
-    seed: args.seed,
-    splitSize: args.splitSize,
-    samples,
-    sourceCodeDir: sourceDir,
-    deleteFilePerRepository: args.deleteFilePerRepo,
-    deleteIrrelevantPerRepository: args.deleteIrrelevantPerRepo,
-    extraParaphrases,
-    onProgress: () => progress.tick(),
-  });
-  progress.finish();
-
+  const source = sourceDir ? "deveval" : "deveval-metadata";
   const db = createDb(databasePathFromEnv(io.env));
   try {
+    const streamed = { snapshots: 0, contentBytes: 0 };
+    const built = await buildBenchmark({
+      benchmarkId: args.name,
+      seed: args.seed,
+      splitSize: args.splitSize,
+      samples,
+      sourceCodeDir: sourceDir,
+      deleteFilePerRepository: args.deleteFilePerRepo,
+      deleteIrrelevantPerRepository: args.deleteIrrelevantPerRepo,
+      extraParaphrases,
+      onProgress: () => progress.tick(),
+      onSnapshot: (projectPath, files) => {
+        const meta = { name: args.name, source, config: {} };
+        const saved = saveRepositorySnapshot(db, { id: args.name, seed: args.seed, meta }, projectPath, files);
+        streamed.snapshots += 1;
+        streamed.contentBytes += saved.contentBytes;
+      },
+    });
+    progress.finish();
+
     const saved = saveBenchmark(db, built, {
       name: args.name,
-      source: sourceDir ? "deveval" : "deveval-metadata",
+      source,
       config: {
         devevalData: dataFile,
         sourceCode: sourceDir,
@@ -109,12 +124,20 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         samples: samples.length,
         dropped: built.dropped.map((d) => ({ namespace: d.sample.namespace, reason: d.reason })),
         mismatches: built.mismatches,
+        missingRepositories: built.missingRepositories,
         extraParaphrases,
       },
     });
     if (args.out) fs.writeFileSync(args.out, instancesJsonl(built));
     for (const d of built.dropped) io.stderr.write(`dropped: ${d.sample.namespace}: ${d.reason}\n`);
     for (const m of built.mismatches) io.stderr.write(`mismatch: ${m.namespace}: ${m.problem}\n`);
+    const missing = built.missingRepositories;
+    for (const r of missing)
+      io.stderr.write(`missing repository: ${r.projectPath} (${r.samples} samples): no folder ${r.dir}\n`);
+    if (missing.length > 0) {
+      const samplesMissing = missing.reduce((n, r) => n + r.samples, 0);
+      io.stderr.write(`${missing.length} repositories not found (${samplesMissing} samples)\n`);
+    }
     if (args.json) {
       io.stdout.write(
         `${JSON.stringify({
@@ -124,17 +147,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           total: built.instances.length,
           dropped: built.dropped.map((d) => ({ namespace: d.sample.namespace, reason: d.reason })),
           mismatches: built.mismatches,
+          missingRepositories: built.missingRepositories,
         })}\n`,
       );
     } else {
       io.stdout.write(summaryTable(built));
       io.stdout.write(
-        `stored benchmark "${built.id}": ${saved.instances} instances, ${saved.snapshots} repository snapshots ` +
-          `(${(saved.contentBytes / 1e6).toFixed(1)} MB of content), ${saved.removed} stale instances removed` +
+        `stored benchmark "${built.id}": ${saved.instances} instances, ${saved.snapshots + streamed.snapshots} repository snapshots ` +
+          `(${((saved.contentBytes + streamed.contentBytes) / 1e6).toFixed(1)} MB of content), ${saved.removed} stale instances removed` +
           `${saved.keptWithRuns ? `, ${saved.keptWithRuns} stale kept (they have runs)` : ""}\n`,
       );
     }
-    return args.strict && built.mismatches.length > 0 ? 1 : 0;
+    const notBuilt = built.mismatches.length + built.missingRepositories.length;
+    return args.strict && notBuilt > 0 ? 1 : 0;
   } finally {
     db.$client.close();
   }
@@ -175,7 +200,8 @@ function summaryTable(built: BuiltBenchmark): string {
   const lines = SUBTASKS.map(
     (s) => `  ${s.label.padEnd(24)} ${String(built.counts[s.id]).padStart(6)}  (split ${built.splitCounts[s.id]})`,
   );
-  return `${["subtask instances:", ...lines, `  ${"total".padEnd(24)} ${String(built.instances.length).padStart(6)}`].join("\n")}\n${built.dropped.length} samples dropped, ${built.mismatches.length} mismatches\n`;
+  const missing = built.missingRepositories.length;
+  return `${["subtask instances:", ...lines, `  ${"total".padEnd(24)} ${String(built.instances.length).padStart(6)}`].join("\n")}\n${built.dropped.length} samples dropped, ${built.mismatches.length} mismatches${missing > 0 ? `, ${missing} repositories not found` : ""}\n`;
 }
 
 /** One canonical JSON line per instance, setup contents as sha256: byte-identical for equal builds. */

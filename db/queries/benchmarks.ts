@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { BuiltBenchmark } from "@/lib/benchmark/build";
+import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { InstanceSchema, type Instance } from "@/lib/benchmark/schema";
 import { CATALOG_SUBTASKS, isBenchmarkSubtask, type InstanceSubtask } from "@/lib/benchmark/subtasks";
 import { sha256Hex } from "@/lib/bundle/parse";
@@ -57,89 +58,136 @@ interface PreparedContent {
   data: Buffer;
 }
 
-export function saveBenchmark(
-  db: Db,
-  built: BuiltBenchmark,
-  meta: { name: string; source: string; config: Record<string, unknown> },
-): SaveSummary {
-  // Hash everything first; the transaction below only writes.
-  const contents = new Map<string, PreparedContent>();
-  const addContent = (data: Buffer) => {
+interface BenchmarkMeta {
+  name: string;
+  source: string;
+  config: Record<string, unknown>;
+}
+
+/** The sha256-addressed contents one write needs, hashed before its transaction. */
+class ContentSet {
+  readonly contents = new Map<string, PreparedContent>();
+  add(data: Buffer): string {
     const sha256 = sha256Hex(data);
-    if (!contents.has(sha256)) contents.set(sha256, { sha256, data });
+    if (!this.contents.has(sha256)) this.contents.set(sha256, { sha256, data });
     return sha256;
+  }
+  /** Inserts the contents not yet stored; returns their bytes. */
+  write(db: Db): number {
+    const insertContent = db.$client.prepare(
+      "INSERT INTO file_contents (sha256, size, is_text, content) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    );
+    let bytes = 0;
+    for (const c of this.contents.values()) {
+      bytes += c.data.length;
+      insertContent.run(c.sha256, c.data.length, isUtf8Buffer(c.data) ? 1 : 0, c.data);
+    }
+    return bytes;
+  }
+}
+
+function upsertBenchmarkRow(db: Db, id: string, seed: number, meta: BenchmarkMeta): void {
+  db.insert(t.benchmarks)
+    .values({ id, name: meta.name, source: meta.source, seed, config: meta.config })
+    .onConflictDoUpdate({
+      target: t.benchmarks.id,
+      set: { name: meta.name, source: meta.source, seed, config: meta.config },
+    })
+    .run();
+}
+
+/** Writes one repository snapshot (unchanged when its digest is the stored one); returns its id. */
+function writeSnapshot(db: Db, benchmarkId: string, projectPath: string, files: WorkspaceFiles, contents: ContentSet) {
+  const entries = [...files.entries()].map(([p, f]) => ({
+    path: p,
+    sha256: contents.add(f.data),
+    mode: f.mode,
+    size: f.data.length,
+  }));
+  const digest = createHash("sha256");
+  for (const e of entries) digest.update(`${e.path}\0${e.sha256}\0${e.mode}\n`);
+  const snapshot = { projectPath, entries, digest: digest.digest("hex") };
+  return () => {
+    const existing = db
+      .select()
+      .from(t.repoSnapshots)
+      .where(and(eq(t.repoSnapshots.benchmarkId, benchmarkId), eq(t.repoSnapshots.projectPath, snapshot.projectPath)))
+      .get();
+    if (existing?.digest === snapshot.digest) return existing.id;
+    const values = {
+      digest: snapshot.digest,
+      fileCount: snapshot.entries.length,
+      totalBytes: snapshot.entries.reduce((n, e) => n + e.size, 0),
+    };
+    let id: number;
+    if (existing) {
+      db.update(t.repoSnapshots).set(values).where(eq(t.repoSnapshots.id, existing.id)).run();
+      db.delete(t.snapshotFiles).where(eq(t.snapshotFiles.snapshotId, existing.id)).run();
+      id = existing.id;
+    } else {
+      id = db
+        .insert(t.repoSnapshots)
+        .values({ benchmarkId, projectPath: snapshot.projectPath, ...values })
+        .returning({ id: t.repoSnapshots.id })
+        .get().id;
+    }
+    const insertFile = db.$client.prepare(
+      "INSERT INTO snapshot_files (snapshot_id, path, sha256, mode) VALUES (?, ?, ?, ?)",
+    );
+    for (const e of snapshot.entries) insertFile.run(id, e.path, e.sha256, e.mode);
+    return id;
   };
-  const snapshots = [...built.snapshots.entries()].map(([projectPath, files]) => {
-    const entries = [...files.entries()].map(([p, f]) => ({
-      path: p,
-      sha256: addContent(f.data),
-      mode: f.mode,
-      size: f.data.length,
-    }));
-    const digest = createHash("sha256");
-    for (const e of entries) digest.update(`${e.path}\0${e.sha256}\0${e.mode}\n`);
-    return { projectPath, entries, digest: digest.digest("hex") };
+}
+
+/**
+ * Stores one repository's snapshot on its own, while a build streams its repositories (the
+ * builder's `onSnapshot`); saveBenchmark then links the instances to it. Creates the benchmark's
+ * row when it is new.
+ */
+export function saveRepositorySnapshot(
+  db: Db,
+  benchmark: { id: string; seed: number; meta: BenchmarkMeta },
+  projectPath: string,
+  files: WorkspaceFiles,
+): { snapshotId: number; contentBytes: number } {
+  const contents = new ContentSet();
+  const write = writeSnapshot(db, benchmark.id, projectPath, files, contents);
+  return db.transaction((tx) => {
+    if (!tx.select().from(t.benchmarks).where(eq(t.benchmarks.id, benchmark.id)).get()) {
+      upsertBenchmarkRow(db, benchmark.id, benchmark.seed, benchmark.meta);
+    }
+    const contentBytes = contents.write(db);
+    return { snapshotId: write(), contentBytes };
   });
+}
+
+export function saveBenchmark(db: Db, built: BuiltBenchmark, meta: BenchmarkMeta): SaveSummary {
+  // Hash everything first; the transaction below only writes.
+  const contents = new ContentSet();
+  const snapshotWrites = [...built.snapshots.entries()].map(
+    ([projectPath, files]) => [projectPath, writeSnapshot(db, built.id, projectPath, files, contents)] as const,
+  );
   const setups = new Map(
     built.instances.map((b) => [
       b.instance.id,
       b.setup.map((c): StoredSetupChange =>
-        c.content === null ? { path: c.path, delete: true } : { path: c.path, sha256: addContent(c.content) },
+        c.content === null ? { path: c.path, delete: true } : { path: c.path, sha256: contents.add(c.content) },
       ),
     ]),
   );
 
   return db.transaction((tx) => {
-    tx.insert(t.benchmarks)
-      .values({ id: built.id, name: meta.name, source: meta.source, seed: built.seed, config: meta.config })
-      .onConflictDoUpdate({
-        target: t.benchmarks.id,
-        set: { name: meta.name, source: meta.source, seed: built.seed, config: meta.config },
-      })
-      .run();
-
-    const insertContent = db.$client.prepare(
-      "INSERT INTO file_contents (sha256, size, is_text, content) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-    );
-    let contentBytes = 0;
-    for (const c of contents.values()) {
-      contentBytes += c.data.length;
-      insertContent.run(c.sha256, c.data.length, isUtf8Buffer(c.data) ? 1 : 0, c.data);
-    }
-
+    upsertBenchmarkRow(db, built.id, built.seed, meta);
+    const contentBytes = contents.write(db);
     const snapshotIds = new Map<string, number>();
-    const insertFile = db.$client.prepare(
-      "INSERT INTO snapshot_files (snapshot_id, path, sha256, mode) VALUES (?, ?, ?, ?)",
-    );
-    for (const snapshot of snapshots) {
-      const existing = tx
-        .select()
-        .from(t.repoSnapshots)
-        .where(and(eq(t.repoSnapshots.benchmarkId, built.id), eq(t.repoSnapshots.projectPath, snapshot.projectPath)))
-        .get();
-      if (existing?.digest === snapshot.digest) {
-        snapshotIds.set(snapshot.projectPath, existing.id);
-        continue;
-      }
-      const values = {
-        digest: snapshot.digest,
-        fileCount: snapshot.entries.length,
-        totalBytes: snapshot.entries.reduce((n, e) => n + e.size, 0),
-      };
-      let id: number;
-      if (existing) {
-        tx.update(t.repoSnapshots).set(values).where(eq(t.repoSnapshots.id, existing.id)).run();
-        tx.delete(t.snapshotFiles).where(eq(t.snapshotFiles.snapshotId, existing.id)).run();
-        id = existing.id;
-      } else {
-        id = tx
-          .insert(t.repoSnapshots)
-          .values({ benchmarkId: built.id, projectPath: snapshot.projectPath, ...values })
-          .returning({ id: t.repoSnapshots.id })
-          .get().id;
-      }
-      for (const e of snapshot.entries) insertFile.run(id, e.path, e.sha256, e.mode);
-      snapshotIds.set(snapshot.projectPath, id);
+    for (const [projectPath, write] of snapshotWrites) snapshotIds.set(projectPath, write());
+    // Snapshots stored while the build streamed (saveRepositorySnapshot).
+    for (const row of tx
+      .select({ id: t.repoSnapshots.id, projectPath: t.repoSnapshots.projectPath })
+      .from(t.repoSnapshots)
+      .where(eq(t.repoSnapshots.benchmarkId, built.id))
+      .all()) {
+      if (!snapshotIds.has(row.projectPath)) snapshotIds.set(row.projectPath, row.id);
     }
 
     const existingOf = db.$client.prepare<
@@ -195,7 +243,7 @@ export function saveBenchmark(
       instances: built.instances.length,
       removed: removable.length,
       keptWithRuns: stale.length - removable.length + frozen,
-      snapshots: snapshots.length,
+      snapshots: snapshotWrites.length,
       contentBytes,
     };
   });

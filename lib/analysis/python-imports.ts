@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
+import stdlib from "./python-stdlib-modules.json";
 
 export interface ImportedName {
   name: string;
@@ -78,6 +79,17 @@ export function moduleFile(index: ModuleIndex, dotted: string): string | null {
   return null;
 }
 
+/** The dotted module name of a repository file (`pkg/mod.py` -> `pkg.mod`, `src/pkg/__init__.py` -> `pkg`). */
+export function moduleNameOf(index: ModuleIndex, file: string): string {
+  const root = index.roots.find((r) => r !== "" && file.startsWith(`${r}/`)) ?? "";
+  const rel = root === "" ? file : file.slice(root.length + 1);
+  return rel
+    .replace(/\.py$/, "")
+    .replace(/(^|\/)__init__$/, "")
+    .split("/")
+    .join(".");
+}
+
 /** Whether a top-level name is one of the repository's own packages or modules. */
 export function isRepoTopLevel(index: ModuleIndex, name: string): boolean {
   return (
@@ -110,17 +122,24 @@ export interface UnresolvedImport {
   reason: string;
 }
 
+const STANDARD_LIBRARY: ReadonlySet<string> = new Set(stdlib.modules);
+
+/** Whether a top-level module name is CPython 3's standard library (python-stdlib-modules.json). */
+export function isStandardLibrary(top: string): boolean {
+  return STANDARD_LIBRARY.has(top);
+}
+
 /**
- * Imports of the repository's own code (relative, or absolute under one of its top-level
- * packages) that do not resolve to a file or package. External imports (stdlib, third party) are
- * not judged: which are installed is not the repository's business.
+ * Imports that resolve nowhere. Relative imports, and absolute ones under one of the repository's
+ * top-level packages, must reach a file or package of the repository. Any other absolute import
+ * must name the standard library or, when `isDependency` is given, one of the repository's
+ * declared dependencies (by top-level import name); without it other imports are not judged.
  */
 export function unresolvedImports(
   index: ModuleIndex,
   fromFile: string,
   imports: readonly ImportStatement[],
-  /** Top-level packages of other repositories: importing one of them cannot resolve here. */
-  foreignTopLevels: ReadonlySet<string> = new Set(),
+  isDependency: ((top: string) => boolean) | null = null,
 ): UnresolvedImport[] {
   const problems: UnresolvedImport[] = [];
   for (const statement of imports) {
@@ -133,8 +152,11 @@ export function unresolvedImports(
     }
     const top = absolute.split(".")[0] ?? "";
     if (!relative && !isRepoTopLevel(index, top)) {
-      if (foreignTopLevels.has(top)) {
-        problems.push({ statement, reason: `imports "${top}", a package of another repository` });
+      if (isDependency && !isStandardLibrary(top) && !isDependency(top)) {
+        problems.push({
+          statement,
+          reason: `imports "${top}": not in the repository, the standard library or its declared dependencies`,
+        });
       }
       continue;
     }

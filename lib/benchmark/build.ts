@@ -17,7 +17,9 @@ import {
   deleteIrrelevantDrafts,
   foreignCandidates,
   moveDrafts,
+  plantingSite,
   type ForeignFile,
+  type PlantingSite,
 } from "./generators/file-management";
 import { locateTarget } from "./locate";
 import { fileOfNamespace, readRepository, type Repository } from "./repository";
@@ -38,6 +40,12 @@ export interface BuildOptions {
   /** Vetted extra paraphrases (paraphrase-candidates.ts), appended to each subtask's pool. */
   extraParaphrases?: Partial<Record<SubtaskId, readonly string[]>>;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Takes each repository's snapshot as soon as it is read (to store it), before the next is
+   * read: the build then keeps no snapshot (`snapshots` stays empty) and its memory stays flat
+   * with the corpus size. Without it the snapshots are returned in `snapshots`.
+   */
+  onSnapshot?: (projectPath: string, files: WorkspaceFiles) => void | Promise<void>;
 }
 
 export interface BuiltInstance {
@@ -52,10 +60,13 @@ export interface BuiltBenchmark {
   seed: number;
   metadataOnly: boolean;
   instances: BuiltInstance[];
-  /** Project path -> files, one shared snapshot per repository (empty when metadata-only). */
+  /** Project path -> files, one shared snapshot per repository (empty when metadata-only or given to `onSnapshot`). */
   snapshots: Map<string, WorkspaceFiles>;
   dropped: Dropped[];
+  /** Samples whose recorded positions do not match their repository's source. */
   mismatches: { namespace: string; problem: string }[];
+  /** Repositories of the metadata that are not in the source folder, once each (their samples are not built). */
+  missingRepositories: { projectPath: string; dir: string; samples: number }[];
   counts: Record<SubtaskId, number>;
   splitCounts: Record<SubtaskId, number>;
 }
@@ -73,23 +84,10 @@ function metadataIndex(samples: readonly DevEvalSample[]): ModuleIndex {
   return { files, roots: [...files].some((f) => f.startsWith("src/")) ? ["src", ""] : [""] };
 }
 
-/** Top-level importable names a repository provides. */
-function topLevels(repo: Repository): Set<string> {
-  const names = new Set<string>();
-  for (const file of repo.index.files) {
-    for (const root of repo.index.roots) {
-      if (root !== "" && !file.startsWith(`${root}/`)) continue;
-      const rel = root === "" ? file : file.slice(root.length + 1);
-      const first = rel.split("/")[0] ?? "";
-      names.add(first.endsWith(".py") ? first.slice(0, -3) : first);
-    }
-  }
-  return names;
-}
-
 export async function buildBenchmark(options: BuildOptions): Promise<BuiltBenchmark> {
   const { usable, dropped } = splitUsable(options.samples);
   const mismatches: BuiltBenchmark["mismatches"] = [];
+  const missingRepositories: BuiltBenchmark["missingRepositories"] = [];
   const drafts: InstanceDraft[] = [];
   const snapshots = new Map<string, WorkspaceFiles>();
   const groups = byProject(usable);
@@ -116,52 +114,40 @@ export async function buildBenchmark(options: BuildOptions): Promise<BuiltBenchm
       options.onProgress?.(++done, groups.size);
     }
   } else {
-    const repositories: Repository[] = [];
+    // One repository in memory at a time: what later steps need of it is kept as small summaries
+    // (planting sites, a few candidate files to plant elsewhere), not as its files.
+    const sites: PlantingSite[] = [];
     const foreign: ForeignFile[] = [];
     for (const [projectPath, samples] of groups) {
       const dir = path.join(options.sourceCodeDir, ...projectPath.split("/"));
       if (!fs.existsSync(dir)) {
-        for (const s of samples)
-          mismatches.push({ namespace: s.namespace, problem: `repository folder ${dir} not found` });
+        missingRepositories.push({ projectPath, dir, samples: samples.length });
         options.onProgress?.(++done, groups.size);
         continue;
       }
       const repo = await readRepository(dir, projectPath);
-      repositories.push(repo);
-      snapshots.set(projectPath, repo.files);
-      for (const sample of samples) {
-        const input = await sampleInput(repo, sample);
-        if ("problem" in input) {
-          mismatches.push({ namespace: sample.namespace, problem: input.problem });
-          continue;
+      try {
+        if (options.onSnapshot) await options.onSnapshot(projectPath, repo.files);
+        else snapshots.set(projectPath, repo.files);
+        for (const sample of samples) {
+          const input = await sampleInput(repo, sample);
+          if ("problem" in input) {
+            mismatches.push({ namespace: sample.namespace, problem: input.problem });
+            continue;
+          }
+          drafts.push(...codeGenerationDrafts(input), ...(await moveDrafts(repo, input, options.seed)));
         }
-        drafts.push(...codeGenerationDrafts(input), ...(await moveDrafts(repo, input, options.seed)));
+        drafts.push(...deleteFileDrafts(repo, options.seed, options.deleteFilePerRepository ?? 10));
+        foreign.push(...(await foreignCandidates(repo, options.seed, 5)));
+        sites.push(await plantingSite(repo, options.deleteIrrelevantPerRepository ?? 10));
+      } finally {
+        repo.release();
       }
-      drafts.push(...deleteFileDrafts(repo, options.seed, options.deleteFilePerRepository ?? 10));
-      foreign.push(...(await foreignCandidates(repo, options.seed, 5)));
-      repo.release();
       options.onProgress?.(++done, groups.size);
     }
-    const allTops = new Map(repositories.map((r) => [r.projectPath, topLevels(r)]));
-    for (const repo of repositories) {
-      const own = allTops.get(repo.projectPath) ?? new Set<string>();
-      const foreignTops = new Set(
-        [...allTops].filter(([p]) => p !== repo.projectPath).flatMap(([, tops]) => [...tops]),
-      );
-      for (const name of [...own, "tests", "test", "src", "docs"]) foreignTops.delete(name);
-      drafts.push(
-        ...(await deleteIrrelevantDrafts(
-          repo,
-          foreign,
-          foreignTops,
-          options.seed,
-          options.deleteIrrelevantPerRepository ?? 10,
-        )),
-      );
-      repo.release();
-    }
+    for (const site of sites) drafts.push(...deleteIrrelevantDrafts(site, foreign, options.seed));
   }
-  return finalize(options, drafts, snapshots, dropped, mismatches);
+  return finalize(options, drafts, snapshots, dropped, mismatches, missingRepositories);
 }
 
 async function sampleInput(repo: Repository, sample: DevEvalSample): Promise<SampleInput | { problem: string }> {
@@ -199,6 +185,7 @@ function finalize(
   snapshots: Map<string, WorkspaceFiles>,
   dropped: Dropped[],
   mismatches: BuiltBenchmark["mismatches"],
+  missingRepositories: BuiltBenchmark["missingRepositories"],
 ): BuiltBenchmark {
   const built: BuiltInstance[] = [];
   const seen = new Set<string>();
@@ -248,6 +235,7 @@ function finalize(
     snapshots,
     dropped,
     mismatches,
+    missingRepositories,
     counts,
     splitCounts,
   };

@@ -3,7 +3,16 @@
  * Each needs the repository's source; selections are seeded and documented in docs/benchmark.md.
  */
 import path from "node:path";
-import { absoluteModule, listImports, moduleFile, unresolvedImports } from "@/lib/analysis/python-imports";
+import {
+  absoluteModule,
+  listImports,
+  moduleFile,
+  moduleNameOf,
+  unresolvedImports,
+  type ImportStatement,
+  type ModuleIndex,
+} from "@/lib/analysis/python-imports";
+import { declaredImportNames } from "../declared-dependencies";
 import { seededShuffle } from "../selection";
 import { fileInRepo, qualifiedNameInModule } from "../deveval";
 import { contract, NO_GROUND_TRUTH, type InstanceDraft } from "../draft";
@@ -26,7 +35,7 @@ export function isSourceModule(file: string): boolean {
 }
 
 export function deleteFileDrafts(repo: Repository, seed: number, perRepository: number): InstanceDraft[] {
-  const candidates = [...repo.index.files].filter(isSourceModule).sort();
+  const candidates = [...repo.index.files].filter((f) => isPackagedSourceModule(repo.index, f)).sort();
   return seededShuffle(candidates, `${seed}:delete_file:${repo.projectPath}`)
     .slice(0, perRepository)
     .sort()
@@ -61,59 +70,99 @@ export interface ForeignFile {
   projectPath: string;
   file: string;
   content: Buffer;
+  imports: ImportStatement[];
 }
 
-export function foreignCandidates(repo: Repository, seed: number, limit: number): Promise<ForeignFile[]> {
+/**
+ * A module that belongs to the repository's importable code: at a root (the repository's or
+ * `src/`), or in folders that are all packages (`__init__.py`) from the root down. Release and
+ * tooling scripts (`release/summarize_pr.py`) are not.
+ */
+export function isPackagedSourceModule(index: ModuleIndex, file: string): boolean {
+  if (!isSourceModule(file)) return false;
+  const root = index.roots.find((r) => r !== "" && file.startsWith(`${r}/`)) ?? "";
+  const folders = (root === "" ? file : file.slice(root.length + 1)).split("/").slice(0, -1);
+  return folders.every((_, i) =>
+    index.files.has([root, ...folders.slice(0, i + 1), "__init__.py"].filter(Boolean).join("/")),
+  );
+}
+
+export async function foreignCandidates(repo: Repository, seed: number, limit: number): Promise<ForeignFile[]> {
   const modules = seededShuffle(
-    [...repo.index.files].filter(isSourceModule).sort(),
+    [...repo.index.files].filter((f) => isPackagedSourceModule(repo.index, f)).sort(),
     `${seed}:foreign:${repo.projectPath}`,
   );
-  return (async () => {
-    const chosen: ForeignFile[] = [];
-    for (const file of modules) {
-      if (chosen.length >= limit) break;
-      const imports = listImports(await repo.parse(file)).filter((i) => !i.guarded);
-      const ownImports = imports.filter(
-        (i) => i.module.startsWith(".") || repo.index.files.has(moduleFile(repo.index, i.module) ?? ""),
-      );
-      if (ownImports.length > 0)
-        chosen.push({ projectPath: repo.projectPath, file, content: repo.files.get(file)!.data });
+  const chosen: ForeignFile[] = [];
+  for (const file of modules) {
+    if (chosen.length >= limit) break;
+    const imports = listImports(await repo.parse(file)).filter((i) => !i.guarded);
+    const ownImports = imports.filter(
+      (i) => i.module.startsWith(".") || repo.index.files.has(moduleFile(repo.index, i.module) ?? ""),
+    );
+    if (ownImports.length > 0) {
+      chosen.push({ projectPath: repo.projectPath, file, content: repo.files.get(file)!.data, imports });
     }
-    return chosen;
-  })();
+  }
+  return chosen;
 }
 
-export async function deleteIrrelevantDrafts(
-  repo: Repository,
+/**
+ * What delete_irrelevant_file needs of a repository once its files are no longer held: its
+ * module index, its declared dependencies, and its leaf packages with each module's imports.
+ */
+export interface PlantingSite {
+  projectPath: string;
+  index: ModuleIndex;
+  /** Top-level import names of its declared dependencies (declared-dependencies.ts). */
+  dependencies: ReadonlySet<string>;
+  /** Leaf packages whose own modules all resolve (else the task would ask to delete the repository's own code). */
+  packages: { dir: string; members: string[] }[];
+}
+
+export async function plantingSite(repo: Repository, perRepository: number): Promise<PlantingSite> {
+  const dependencies = declaredImportNames(repo.files);
+  const isDependency = (top: string) => dependencies.has(top) || dependencies.has(top.toLowerCase());
+  const packages: PlantingSite["packages"] = [];
+  for (const dir of leafPackages(repo)) {
+    if (packages.length >= perRepository) break;
+    const members = [...repo.index.files].filter((f) => path.posix.dirname(f) === dir).sort();
+    let resolves = true;
+    for (const file of members) {
+      const imports = listImports(await repo.parse(file));
+      if (unresolvedImports(repo.index, file, imports, isDependency).length > 0) resolves = false;
+    }
+    if (resolves) packages.push({ dir, members });
+  }
+  return { projectPath: repo.projectPath, index: repo.index, dependencies, packages };
+}
+
+/**
+ * Per leaf package, one file of another repository planted in it: the first, in a seeded order,
+ * whose name is free there and whose imports do not resolve in this repository (workspace,
+ * standard library, declared dependencies). The package's own modules all resolve, so the planted
+ * file is exactly what must be deleted.
+ */
+export function deleteIrrelevantDrafts(
+  site: PlantingSite,
   foreign: readonly ForeignFile[],
-  foreignTopLevels: ReadonlySet<string>,
   seed: number,
-  perRepository: number,
-): Promise<InstanceDraft[]> {
-  const { parsePython } = await import("@/lib/analysis/python-parser");
+): InstanceDraft[] {
   const drafts: InstanceDraft[] = [];
-  const others = foreign.filter((f) => f.projectPath !== repo.projectPath);
-  for (const pkg of leafPackages(repo).slice(0, perRepository)) {
-    for (const candidate of seededShuffle(others, `${seed}:plant:${repo.projectPath}:${pkg}`)) {
-      const planted = `${pkg}/${path.posix.basename(candidate.file)}`;
-      if (repo.files.has(planted)) continue;
-      // Import resolution over the package as it will be, planted file included.
-      const files = new Set([...repo.index.files, planted]);
-      const index = { ...repo.index, files };
-      const members = [...files].filter((f) => path.posix.dirname(f) === pkg && f.endsWith(".py")).sort();
-      const unresolvable: string[] = [];
-      for (const file of members) {
-        const tree = file === planted ? await parsePython(candidate.content.toString("utf8")) : await repo.parse(file);
-        if (unresolvedImports(index, file, listImports(tree), foreignTopLevels).length > 0) unresolvable.push(file);
-      }
-      if (!unresolvable.includes(planted)) continue;
+  const others = foreign.filter((f) => f.projectPath !== site.projectPath);
+  const isDependency = (top: string) => site.dependencies.has(top) || site.dependencies.has(top.toLowerCase());
+  for (const { dir, members } of site.packages) {
+    for (const candidate of seededShuffle(others, `${seed}:plant:${site.projectPath}:${dir}`)) {
+      const planted = `${dir}/${path.posix.basename(candidate.file)}`;
+      if (site.index.files.has(planted)) continue;
+      const index = { ...site.index, files: new Set([...site.index.files, planted]) };
+      if (unresolvedImports(index, planted, candidate.imports, isDependency).length === 0) continue;
       drafts.push({
         subtask: "delete_irrelevant_file",
-        projectPath: repo.projectPath,
-        key: `${repo.projectPath}/${pkg}`,
+        projectPath: site.projectPath,
+        key: `${site.projectPath}/${dir}`,
         sourceSample: `${candidate.projectPath}/${candidate.file}`,
-        placeholders: { package: pkg },
-        contract: contract({ mustRead: members, expectedDelete: unresolvable }),
+        placeholders: { package: dir },
+        contract: contract({ mustRead: [...members, planted], expectedDelete: [planted] }),
         groundTruth: { ...NO_GROUND_TRUTH, originalFile: planted },
         setup: [{ path: planted, content: candidate.content }],
       });
@@ -126,6 +175,7 @@ export async function deleteIrrelevantDrafts(
 /** Files that use module-level function `name` of `source`, through any import form. */
 export async function dependentsOf(repo: Repository, source: string, name: string): Promise<string[]> {
   const dependents: string[] = [];
+  const sourceModule = moduleNameOf(repo.index, source);
   for (const file of [...repo.index.files].sort()) {
     if (file === source) continue;
     const text = repo.text(file);
@@ -134,8 +184,10 @@ export async function dependentsOf(repo: Repository, source: string, name: strin
       const absolute = absoluteModule(repo.index, file, statement.module);
       if (absolute === null) return false;
       if (statement.kind === "import") {
-        const alias = statement.names[0]?.alias ?? absolute;
-        return moduleFile(repo.index, absolute) === source && text.includes(`${alias}.${name}`);
+        // `import pkg.mod` then `pkg.mod.name`, `import pkg` then `pkg.mod.name`, `import pkg as p` then `p.mod.name`.
+        if (sourceModule !== absolute && !sourceModule.startsWith(`${absolute}.`)) return false;
+        const binding = statement.names[0]?.alias ?? absolute;
+        return text.includes(`${binding}${sourceModule.slice(absolute.length)}.${name}`);
       }
       if (moduleFile(repo.index, absolute) === source) {
         return statement.names.some((n) => n.name === name || n.name === "*");
