@@ -23,7 +23,7 @@ const LIB_LAYERS = [
   ["judge"],
   ["runs", "agents"],
   ["agreement", "runner", "foreign"],
-  ["dashboard", "config"],
+  ["dashboard", "config", "task-check"],
   ["case-studies", "jobs", "cli"],
 ];
 

@@ -205,6 +205,27 @@ export const runs = sqliteTable(
   ],
 );
 
+/**
+ * A run's task completion (DESIGN.md 2b, lib/task-check): one row per run, the latest check.
+ * Mirrored into runs.task_completed (true / false; a not-checkable run keeps what its bundle
+ * claimed, `claimed`), from where the dashboard's fact tables copy it.
+ */
+export const taskChecks = sqliteTable("task_checks", {
+  runId: text("run_id")
+    .primaryKey()
+    .references(() => runs.id, { onDelete: "cascade" }),
+  /** completed | not_completed | not_checkable */
+  outcome: text("outcome").notNull(),
+  reason: text("reason").notNull(),
+  /** The tail of what the check printed (lib/task-check MAX_CHECK_OUTPUT_BYTES). */
+  output: text("output").notNull().default(""),
+  /** The bundle manifest's own `taskCompleted`: a claim from whoever made the run, kept apart. */
+  claimed: integer("claimed", { mode: "boolean" }),
+  checkerVersion: integer("checker_version").notNull(),
+  checkedAt: text("checked_at").notNull(),
+  durationMs: integer("duration_ms").notNull(),
+});
+
 export const trajectorySteps = sqliteTable(
   "trajectory_steps",
   {

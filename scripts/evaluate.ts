@@ -3,10 +3,13 @@
  * `--judge gemini` asks Gemini (GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL) for the four LLM-judged
  * metrics; `--mock` starts a local server speaking Gemini's HTTP protocol with a scripted model
  * (offline demo and tests). Each run's verdicts are stored in one transaction.
+ * `--task-checks` measures task completion instead (DESIGN.md 2b, lib/task-check): each run lacking
+ * a check (all with --force) is checked in a sandbox on a copy of its final workspace.
  */
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { evaluationStore, runsToEvaluate } from "@/db/queries/evaluation";
 import { createDbJudgeCache } from "@/db/queries/judge-cache";
+import { loadTaskCheckInput, runsToCheck, storeTaskCheck } from "@/db/queries/task-checks";
 import { ensureJudge } from "@/db/queries/verdicts";
 import { choiceOption, cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
@@ -16,6 +19,8 @@ import { AppError } from "@/lib/errors/app-error";
 import { evaluateRuns, ruleRunJudge } from "@/lib/judge/evaluate-runs";
 import { geminiRunJudge } from "@/lib/judge/llm/gemini-run-judge";
 import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
+import { checkRuns, passAt1 } from "@/lib/task-check/check-runs";
+import { DEFAULT_TASK_CHECK_TIMEOUT_MS } from "@/lib/task-check/schema";
 
 export const cli = () =>
   cliCommand("npm run evaluate --", "Scores the runs that lack this judge's verdicts (resumable).")
@@ -30,13 +35,77 @@ export const cli = () =>
     .addOption(textOption("--runs <pattern>", "only runs whose id matches this pattern (* matches any text)"))
     .option("--force", "judge again runs this judge already judged")
     .addOption(integerOption("--concurrency <n>", "runs judged at once", { min: 1, max: 32 }).default(4))
+    .option("--task-checks", "check task completion (DESIGN.md 2b) instead of judging misbehaviors")
+    .addOption(
+      textOption(
+        "--python <path>",
+        "--task-checks: the Python that runs the tests (a virtualenv's, with the repository's dependencies)",
+      ).default("python3"),
+    )
+    .addOption(
+      integerOption("--task-timeout <seconds>", "--task-checks: time limit of one check", {
+        min: 1,
+        max: 3600,
+      }).default(DEFAULT_TASK_CHECK_TIMEOUT_MS / 1000),
+    )
     .option("--json", "print the summary as JSON");
+
+type Options = ReturnType<ReturnType<typeof cli>["opts"]>;
+
+/** --task-checks: every run lacking a check (all with --force), results per subtask as pass@1. */
+async function checkTasks(args: Options, io: CliIo): Promise<number> {
+  const db = createDb(databasePathFromEnv(io.env));
+  try {
+    const pending = runsToCheck(db, { pattern: args.runs, force: args.force });
+    const progress = createProgress("task checks", pending.length, io.stderr);
+    const started = Date.now();
+    const summary = await checkRuns(
+      {
+        load: (runId) => loadTaskCheckInput(db, runId),
+        store: (runId, r, claimed) => storeTaskCheck(db, runId, r, claimed),
+      },
+      pending,
+      {
+        python: args.python,
+        timeoutMs: args.taskTimeout * 1000,
+        concurrency: Math.min(args.concurrency, 8),
+        onRun: (runId, error) => {
+          if (error) io.stderr.write(`error: run ${runId}: ${error}\n`);
+          progress.tick(error !== undefined);
+        },
+      },
+    );
+    if (pending.length > 0) progress.finish();
+    const seconds = (Date.now() - started) / 1000;
+    const subtasks = Object.entries(summary.bySubtask)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([subtask, counts]) => ({ subtask, ...counts, passAt1: passAt1(counts) }));
+    if (args.json) {
+      const out = { checked: summary.checked, failed: summary.failures.length, subtasks, seconds };
+      io.stdout.write(`${JSON.stringify(out)}\n`);
+    } else {
+      io.stdout.write(
+        `${summary.checked} run(s) checked, ${summary.failures.length} failed, in ${seconds.toFixed(1)}s\n`,
+      );
+      for (const s of subtasks) {
+        const rate = s.passAt1 === null ? "n/a" : `${(s.passAt1 * 100).toFixed(0)}%`;
+        io.stdout.write(
+          `  ${s.subtask.padEnd(24)} pass@1 ${rate.padStart(4)}  (${s.completed} completed, ${s.not_completed} not completed, ${s.not_checkable} not checkable)\n`,
+        );
+      }
+    }
+    return summary.failures.length > 0 ? 1 : 0;
+  } finally {
+    db.$client.close();
+  }
+}
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = await parseCli(cli(), argv, io);
   if (!parsed) return 0;
   const args = parsed.options;
   if (args.mock && args.judge !== "gemini") throw new AppError("INVALID_INPUT", "--mock goes with --judge gemini");
+  if (args.taskChecks) return checkTasks(args, io);
   const db = createDb(databasePathFromEnv(io.env));
   const store = evaluationStore(db);
   const active =

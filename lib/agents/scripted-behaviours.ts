@@ -8,6 +8,8 @@ import { pick, seededRandom } from "@/lib/util/random";
 import { plainFunctionName } from "@/lib/analysis/target-name";
 import { seededHash } from "@/lib/benchmark/selection";
 import { toolEffect } from "@/lib/tool-registry";
+import { moduleOfPath } from "@/lib/util/python-module";
+import { moveFunction } from "./scripted-move";
 
 /** The tool interfaces a script can drive: the built-in agents, the three agent CLIs, and a bash-only agent. */
 export const TOOL_SETS = ["file-tools", "terminal-editor", "claude-code", "codex", "gemini-cli", "bash"] as const;
@@ -36,6 +38,7 @@ export const BEHAVIOURS = [
   "rename_parameter",
   "edit_docstring",
   "delete_extra_file",
+  "bare_move",
 ] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
@@ -56,6 +59,8 @@ export interface ScriptInput {
   instance: Instance;
   /** The task's files as the agent will find them, for the files the script edits. */
   files: Map<string, string>;
+  /** Every Python file of the workspace, by path (a move checks whether its destination imports the source). */
+  pythonFiles?: Map<string, string>;
   toolSet: ToolSet;
   behaviour: Behaviour;
   /** The workspace's absolute path as the agent sees it (Claude Code's file tools take absolute paths). */
@@ -71,6 +76,7 @@ export function chooseBehaviour(instance: Instance, seed: number): Behaviour {
     if (b === "clean") return false;
     if (b === "rename_parameter" || b === "edit_docstring") return code && instance.subtask !== "codegen_function";
     if (b === "delete_extra_file") return instance.subtask.startsWith("delete");
+    if (b === "bare_move") return instance.subtask.startsWith("add_");
     return true;
   });
   return pick(random, fitting);
@@ -81,14 +87,6 @@ const dotted = (test: string) =>
     .replace(/\.py::/, "::")
     .replace(/\//g, ".")
     .replace(/::/g, ".");
-
-function moduleOf(path: string): string {
-  return path
-    .replace(/^src\//, "")
-    .replace(/\.py$/, "")
-    .replace(/\/__init__$/, "")
-    .replace(/\//g, ".");
-}
 
 /** The clean solution, as file actions, plus the final answer. */
 function solution(input: ScriptInput): { actions: Action[]; answer: string } {
@@ -123,13 +121,17 @@ function solution(input: ScriptInput): { actions: Action[]; answer: string } {
     case "add_existing_file": {
       const destination = gt.destinationFile ?? "";
       const fn = gt.body ?? "";
-      const importLine = `from ${moduleOf(destination)} import ${name}`;
-      const existing = files.get(destination);
-      const content = existing === undefined ? `${fn}\n` : `${existing.trimEnd()}\n\n\n${fn}\n`;
+      const moved = moveFunction({
+        source: { path: file, text: setup },
+        destination: { path: destination, text: files.get(destination) },
+        name,
+        functionText: fn,
+        modules: input.pythonFiles ?? files,
+      });
       return {
         actions: [
-          { kind: "write", path: destination, content },
-          { kind: "replace", path: file, before: fn, after: importLine, content: setup.replace(fn, importLine) },
+          { kind: "write", path: destination, content: moved.destination },
+          { kind: "write", path: file, content: moved.source },
         ],
         answer: `Moved \`${name}\` to \`${destination}\`; \`${file}\` imports it from there.`,
       };
@@ -139,16 +141,20 @@ function solution(input: ScriptInput): { actions: Action[]; answer: string } {
         actions: [
           {
             kind: "run",
-            command: `python3 -c "from ${moduleOf(file)} import ${target.split(".")[0]}; print(${target.split(".")[0]})"`,
+            command: `python3 -c "from ${moduleOfPath(file)} import ${target.split(".")[0]}; print(${target.split(".")[0]})"`,
           },
         ],
         answer: `Executed \`${target}\`.`,
       };
     case "testing":
       return {
-        actions: gt.tests
-          .slice(0, 2)
-          .map((t) => ({ kind: "run" as const, command: `python3 -m unittest ${dotted(t)}` })),
+        // pytest node ids (`tests/test_a.py::test_b`) through pytest, unittest names through unittest.
+        actions: gt.tests.slice(0, 2).map((t) => ({
+          kind: "run" as const,
+          command: t.includes("::")
+            ? `python3 -m pytest -q -p no:cacheprovider ${t}`
+            : `python3 -m unittest ${dotted(t)}`,
+        })),
         answer: `Ran the tests of \`${target}\`.`,
       };
     case "external":
@@ -199,6 +205,17 @@ function misbehave(input: ScriptInput, actions: Action[]): Action[] {
       const extra = c.mustRead.find((p) => !c.expectedDelete.includes(p)) ?? "README.md";
       return [...actions, { kind: "delete", path: extra }];
     }
+    case "bare_move":
+      // The function copied alone and cut from the source: no imports carried, none left behind.
+      return actions.map((a) => {
+        const fn = instance.groundTruth.body ?? "";
+        if (a.kind !== "write") return a;
+        if (a.path === instance.groundTruth.destinationFile) {
+          const existing = input.files.get(a.path);
+          return { ...a, content: existing === undefined ? `${fn}\n` : `${existing.trimEnd()}\n\n\n${fn}\n` };
+        }
+        return { ...a, content: input.files.get(a.path)?.replace(fn, "") ?? "" };
+      });
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { BuiltinFramework } from "@/lib/agents/builtin";
 import type { ExternalFramework } from "@/lib/agents/external";
+import { loadScriptedMoveParser } from "./scripted-move";
 import { startMockModelServer } from "@/lib/agents/mock-server";
 import { scriptFromTurns, type MockConversation } from "@/lib/agents/mock-server/script";
 import {
@@ -48,7 +49,16 @@ function scriptFor(byPrompt: Map<string, ScriptedTurn[]>, conversation: MockConv
   return best?.turns;
 }
 
+/** The workspace's Python files as text (a scripted move reads their imports). */
+function pythonTexts(files: WorkspaceFiles): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const [path, file] of files)
+    if (path.endsWith(".py") && !file.omitted) texts.set(path, file.data.toString("utf8"));
+  return texts;
+}
+
 export async function startScriptedModel(toolSet: ToolSet): Promise<ScriptedModel> {
+  await loadScriptedMoveParser();
   const byPrompt = new Map<string, ScriptedTurn[]>();
   const server = await startMockModelServer({
     script: (conversation: MockConversation) => {
@@ -69,7 +79,12 @@ export async function startScriptedModel(toolSet: ToolSet): Promise<ScriptedMode
         const file = p ? files.get(p) : undefined;
         if (p && file) texts.set(p, file.data.toString("utf8"));
       }
-      byPrompt.set(instance.prompt, scriptedTurns({ instance, files: texts, toolSet, behaviour, workspaceDir }));
+      const moves = instance.subtask === "add_new_file" || instance.subtask === "add_existing_file";
+      const pythonFiles = moves ? pythonTexts(files) : undefined;
+      byPrompt.set(
+        instance.prompt,
+        scriptedTurns({ instance, files: texts, pythonFiles, toolSet, behaviour, workspaceDir }),
+      );
     },
     close: () => server.close(),
   };
