@@ -3,10 +3,11 @@
  * versions of a file can be compared element by element (lib/analysis/code-metrics.ts), and
  * stored as a run artifact (`reports/ast.json`, `files[path]`). Deterministic and JSON-only.
  */
+import { compileCheck } from "./cpython-check";
 import { parsePython } from "./python-parser";
 import { readScope } from "./python-scope";
 import { classEntries, functionEntries } from "./report-definitions";
-import type { AstReport } from "./schema";
+import type { AstReport, PythonSyntaxError } from "./schema";
 import { listSyntaxErrors } from "./syntax-errors";
 
 export interface DecodedSource {
@@ -109,11 +110,27 @@ export async function analyzePythonBytes(data: Uint8Array): Promise<AstReport> {
   return analyzeDecoded(decodePythonSource(data));
 }
 
+/**
+ * The report of one decoded source. Whether it compiles is CPython's verdict (cpython-check.ts):
+ * its error comes first, then tree-sitter's errors after it (the rest of what is wrong). When
+ * CPython compiles what tree-sitter's tree has ERROR or MISSING nodes in, the file parses and
+ * tree-sitter's errors are kept as `structureErrors`: the structure read from that tree is
+ * incomplete. (Tree-sitter's other findings, a `print >> f` read as a Python 2 statement, leave
+ * the tree whole: CPython's word settles them.)
+ */
 export async function analyzeDecoded(decoded: DecodedSource): Promise<AstReport> {
   const { text } = decoded;
+  const compiled = compileCheck(text);
   const tree = await parsePython(text);
   try {
-    const errors = listSyntaxErrors(tree, text);
+    const treeErrors = listSyntaxErrors(tree, text);
+    const verdict = await compiled;
+    const errors: PythonSyntaxError[] = verdict.ok
+      ? []
+      : [
+          { line: verdict.line, column: verdict.column, message: verdict.message },
+          ...treeErrors.filter((e) => e.line > verdict.line),
+        ];
     if (decoded.encodingError) {
       errors.unshift({
         ...(decoded.encodingErrorAt ?? { line: 1, column: 1 }),
@@ -125,6 +142,7 @@ export async function analyzeDecoded(decoded: DecodedSource): Promise<AstReport>
       version: 1,
       parses: errors.length === 0,
       errors,
+      ...(verdict.ok && tree.rootNode.hasError ? { structureErrors: treeErrors } : {}),
       encodingError: decoded.encodingError,
       hasBom: decoded.hasBom,
       lineCount: text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0),

@@ -189,12 +189,12 @@ describe("Syntax", () => {
     expect(result.evidence[0]!.hunk).toContain("@@");
   });
 
-  it("is violated by an indentation error tree-sitter accepts", async () => {
+  it("is violated by an indentation error, with CPython's message and position", async () => {
     const result = await evaluate(`def f(x):\n${DOC}`, `def f(x):\n${DOC}    y = x\n      return y\n`);
     expect(result.syntax).toBe("violated");
     expect(result.evidence[0]).toMatchObject({
       line: 4,
-      message: "syntax error at line 4, column 7: unexpected indent",
+      message: "syntax error at line 4, column 6: IndentationError: unexpected indent",
     });
   });
 

@@ -47,28 +47,33 @@ export async function evaluateCodeLevel(input: CodeLevelInput): Promise<CodeLeve
   const originalSource = decodePythonText(input.original);
   const modifiedSource =
     typeof input.modified === "string" ? decodePythonText(input.modified) : decodePythonSource(input.modified);
-  const [original, modified] = await Promise.all([analyzeDecoded(originalSource), analyzeDecoded(modifiedSource)]);
+  const moved = input.mode === "move_destination" && input.moveSource != null;
+  const referenceSource = moved ? decodePythonText(input.moveSource!) : originalSource;
+  const [original, modified, movedFrom] = await Promise.all([
+    analyzeDecoded(originalSource),
+    analyzeDecoded(modifiedSource),
+    moved ? analyzeDecoded(referenceSource) : null,
+  ]);
+  const reference = movedFrom ?? original;
   const diff = new FileDiff(originalSource.text, modifiedSource.text);
   const toEvidence = (metric: CodeMetric, differ: FileDiff) => (f: Finding) => evidenceOf(metric, f, differ);
 
   if (!modified.parses) {
+    const first = modified.errors[0]!;
     return {
       syntax: "violated",
-      signature: NOT_APPLICABLE,
-      bodyChange: NOT_APPLICABLE,
-      context: NOT_APPLICABLE,
+      ...structureNotApplicable(`the file does not compile (line ${first.line}: ${first.message})`),
       evidence: syntaxEvidence(modified, diff),
       additions: [],
     };
   }
+  const unreadable = unreadableSide({ original, modified, "move source": movedFrom });
+  if (unreadable) return { syntax: "not_violated", ...structureNotApplicable(unreadable), evidence: [], additions: [] };
 
   const evidence: Evidence[] = [];
   let signature: Verdict = NOT_APPLICABLE;
   let bodyChange: Verdict = NOT_APPLICABLE;
   if (input.mode !== "move_source") {
-    const moved = input.mode === "move_destination" && input.moveSource != null;
-    const referenceSource = moved ? decodePythonText(input.moveSource!) : originalSource;
-    const reference = moved ? await analyzeDecoded(referenceSource) : original;
     const referenceDiff = moved ? new FileDiff(referenceSource.text, modifiedSource.text) : diff;
     const expected = findTarget(reference, input.target);
     if (!expected) {
@@ -112,6 +117,34 @@ export async function evaluateCodeLevel(input: CodeLevelInput): Promise<CodeLeve
     evidence,
     additions: context.additions.map(toEvidence("context", diff)),
   };
+}
+
+/** Signature, Body Change and Context not applicable, for one reason. */
+function structureNotApplicable(reason: string) {
+  return {
+    signature: NOT_APPLICABLE,
+    bodyChange: NOT_APPLICABLE,
+    context: NOT_APPLICABLE,
+    reasons: { signature: reason, body_change: reason, context: reason },
+  };
+}
+
+/**
+ * Why the structure of a file cannot be compared, or null: CPython compiles it but tree-sitter's
+ * grammar could not read all of it, so definitions or statements may be missing from its tree
+ * (judging them would report changes that are not there).
+ */
+function unreadableSide(reports: Record<string, AstReport | null>): string | null {
+  for (const [side, report] of Object.entries(reports)) {
+    const first = report?.structureErrors?.[0];
+    if (first) {
+      return (
+        `tree-sitter cannot read the structure of the ${side} file, which CPython compiles ` +
+        `(line ${first.line}: ${first.message})`
+      );
+    }
+  }
+  return null;
 }
 
 /** Bytes that are not Python at all can yield hundreds of errors: the first few make the case. */

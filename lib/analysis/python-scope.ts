@@ -27,11 +27,18 @@ export function statementsOf(body: Node): Node[] {
   return body.namedChildren.filter((n): n is Node => n !== null && n.type !== "comment");
 }
 
-/** The docstring statement of a body (first statement, a plain str literal), or null. */
+/**
+ * The docstring statement of a body (first statement, a plain str literal), or null. Parentheses
+ * do not matter: `("ab"\n "cd")` is the docstring "abcd", as CPython reads it.
+ */
 export function docstringOf(statements: readonly Node[]): { node: Node; value: string } | null {
   const first = statements[0];
   if (first?.type !== "expression_statement" || first.namedChildCount !== 1) return null;
-  const literal = first.namedChildren[0];
+  let literal = first.namedChildren[0];
+  while (literal?.type === "parenthesized_expression") {
+    const inner = literal.namedChildren.filter((c) => c !== null && c.type !== "comment");
+    literal = inner.length === 1 ? (inner[0] ?? undefined) : undefined;
+  }
   if (!literal || (literal.type !== "string" && literal.type !== "concatenated_string")) return null;
   const value = docstringValue(literal);
   return value === null ? null : { node: first, value };

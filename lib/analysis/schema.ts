@@ -9,7 +9,9 @@ const Span = { startLine: Line, endLine: Line };
 /** One statement: its first and last line. */
 const Lines = { line: Line, endLine: Line };
 
+/** `line` 1-based; `column` 1-based, in characters of the line. */
 export const PythonSyntaxErrorSchema = z.object({ line: Line, column: Line, message: z.string() }).strict();
+export type PythonSyntaxError = z.infer<typeof PythonSyntaxErrorSchema>;
 
 export const ImportEntrySchema = z
   .object({
@@ -113,6 +115,11 @@ export const AstReportSchema = z
     /** False when CPython would refuse the file: a syntax error, or bytes that are not UTF-8. */
     parses: z.boolean(),
     errors: z.array(PythonSyntaxErrorSchema),
+    /**
+     * Tree-sitter's errors in a file CPython compiles (its grammar lags CPython's): the structure
+     * below was read from an incomplete tree. Absent when tree-sitter read the file whole.
+     */
+    structureErrors: z.array(PythonSyntaxErrorSchema).optional(),
     /** Byte offset of the first byte that is not UTF-8 (decoded as U+FFFD for the rest of the analysis). */
     encodingError: z
       .object({ offset: z.number().int().min(0) })
@@ -162,6 +169,8 @@ export const CodeLevelResultSchema = z
     evidence: z.array(EvidenceSchema),
     /** Pure additions outside the target (a new import, helper, variable): information, never a violation. */
     additions: z.array(EvidenceSchema),
+    /** Why a metric is not applicable, where the file gave a reason (it does not compile, tree-sitter cannot read it). */
+    reasons: z.partialRecord(CodeMetricSchema, z.string()).optional(),
   })
   .strict();
 export type CodeLevelResult = z.infer<typeof CodeLevelResultSchema>;

@@ -1,19 +1,15 @@
 /**
- * Every reason CPython's parser (`ast.parse`) would refuse a module, as far as a tree shows it:
- * tree-sitter's ERROR and MISSING nodes, plus what its grammar accepts and Python 3 does not
- * (Python 2 `print`/`exec` statements, inconsistent indentation, a parameter without a default
- * after one with a default, a positional argument after a keyword argument).
+ * The syntax errors a tree-sitter tree shows: its ERROR and MISSING nodes, plus what its grammar
+ * accepts and Python 3 does not (Python 2 `print`/`exec` statements, inconsistent indentation, a
+ * parameter without a default after one with a default, a positional argument after a keyword
+ * argument). Whether a module compiles is CPython's verdict (cpython-check.ts); this list adds the
+ * errors after CPython's first one, and tells where tree-sitter's structure is incomplete.
  */
 import type { Node, Tree } from "web-tree-sitter";
 import { expandTabs } from "./python-strings";
+import type { PythonSyntaxError } from "./schema";
 
-export interface PythonSyntaxError {
-  /** 1-based. */
-  line: number;
-  /** 1-based, in UTF-16 code units of the line. */
-  column: number;
-  message: string;
-}
+export type { PythonSyntaxError } from "./schema";
 
 const COMPOUND = new Set([
   "if_statement",

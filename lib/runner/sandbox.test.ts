@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bubblewrapAvailable, createSandbox, type ProcessSandbox } from "./sandbox";
-import { hostView } from "./sandbox-view";
+import { hostView } from "@/lib/util/sandbox-view";
 
 const LIMITS = { timeoutMs: 3_000, maxOutputBytes: 100_000 };
 const bwrap = await bubblewrapAvailable();

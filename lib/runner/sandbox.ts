@@ -1,7 +1,7 @@
 /**
  * The command sandbox (sandbox-types.ts): `bash -lc COMMAND` in the workspace, with HOME and
  * TMPDIR inside the run folder. With bubblewrap the command sees only an allow-listed view of the
- * host (sandbox-view.ts: system folders, a few /etc files, the interpreters; not /root, /home or
+ * host (lib/util/sandbox-view.ts: system folders, a few /etc files, the interpreters; not /root, /home or
  * the project), read-only except the workspace and the run's HOME and TMPDIR; /tmp and /dev/shm
  * are private tmpfs bounded by the memory limit, the network is cut unless allowed, and the
  * command runs in its own PID namespace (so nothing outlives it). Resource limits (memory with the
@@ -14,7 +14,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/lib/errors/app-error";
 import { runCommand } from "./run-command";
-import { hostView, viewArgs, type HostView } from "./sandbox-view";
+import { hostView, viewArgs, type HostView } from "@/lib/util/sandbox-view";
 import type { CommandLimits, CommandResult, Sandbox, SandboxOptions } from "@/lib/agents/sandbox";
 
 export type { CommandLimits, CommandResult, ResourceLimit, Sandbox, SandboxOptions } from "@/lib/agents/sandbox";

@@ -6,7 +6,8 @@
  * pyenv Python under /root/.pyenv, a Node under a version manager: only their install prefix),
  * fresh /dev and /proc, size-bounded tmpfs on /tmp and /dev/shm, and the run's own folders.
  * Everything else (/root, /home, the project, other runs) does not exist inside.
- * docs/external-agents.md describes the view for agent authors.
+ * docs/external-agents.md describes the view for agent authors. Shared by the runner's command
+ * sandbox (lib/runner/sandbox.ts) and the analyzer's CPython helper (lib/analysis/cpython-check.ts).
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
