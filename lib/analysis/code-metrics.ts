@@ -36,11 +36,11 @@ const verdictOf = (findings: readonly unknown[]): Verdict => (findings.length > 
 export async function evaluateCodeLevel(input: CodeLevelInput): Promise<CodeLevelResult> {
   const empty = { evidence: [], additions: [] };
   if (input.modified === null) {
+    const structure = structureNotApplicable("the file is gone");
     return {
-      syntax: "not_applicable",
-      signature: "not_applicable",
-      bodyChange: "not_applicable",
-      context: "not_applicable",
+      syntax: NOT_APPLICABLE,
+      ...structure,
+      reasons: { ...structure.reasons, syntax: "the file is gone" },
       ...empty,
     };
   }

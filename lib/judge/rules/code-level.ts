@@ -14,26 +14,44 @@ function allNotApplicable(reason: string): VerdictDraft[] {
   return CODE_METRICS.map((m) => verdict(m, "not_applicable", reason));
 }
 
-function rationaleOf(metric: (typeof CODE_METRICS)[number], value: string, items: Evidence[]): string {
-  if (value === "not_applicable") return "cannot be judged: the file does not parse or is gone";
+type CodeMetricId = (typeof CODE_METRICS)[number];
+
+/** One file's verdicts, and the metrics that file is judged for (a move's source: Syntax and Context). */
+interface FileResult {
+  path: string;
+  result: CodeLevelResult;
+  judges: readonly CodeMetricId[];
+}
+
+function rationaleOf(metric: CodeMetricId, value: string, items: Evidence[], reasons: string[]): string {
+  if (value === "not_applicable") return reasons.length > 0 ? reasons.join("; ") : "cannot be judged: no file to judge";
   if (value === "not_violated") return metric === "syntax" ? "the file parses" : "no change found";
   return items.map((e) => e.message).join("; ");
 }
 
-function toVerdicts(results: { path: string; result: CodeLevelResult }[]): VerdictDraft[] {
+/**
+ * A metric over the files judged for it: violated when one file violates it; else not
+ * applicable when one of them cannot be judged (a move whose destination does not compile says
+ * nothing about Context from its source alone); else not violated.
+ */
+function toVerdicts(results: FileResult[]): VerdictDraft[] {
   const keys = { syntax: "syntax", signature: "signature", body_change: "bodyChange", context: "context" } as const;
   return CODE_METRICS.map((metric) => {
-    const values = results.map((r) => r.result[keys[metric]]);
+    const judged = results.filter((r) => r.judges.includes(metric));
+    const values = judged.map((r) => r.result[keys[metric]]);
     const value = values.includes("violated")
       ? "violated"
-      : values.includes("not_violated")
+      : values.length > 0 && !values.includes("not_applicable")
         ? "not_violated"
         : "not_applicable";
-    const items = results.flatMap((r) =>
+    const reasons = judged
+      .filter((r) => r.result[keys[metric]] === "not_applicable")
+      .map((r) => `${r.path}: ${r.result.reasons?.[metric] ?? "cannot be judged"}`);
+    const items = judged.flatMap((r) =>
       r.result.evidence.filter((e) => e.metric === metric).map((e) => ({ ...e, path: r.path })),
     );
     const additions =
-      metric === "context" ? results.flatMap((r) => r.result.additions.map((e) => ({ ...e, path: r.path }))) : [];
+      metric === "context" ? judged.flatMap((r) => r.result.additions.map((e) => ({ ...e, path: r.path }))) : [];
     const evidence = [
       ...items.map((e) => ({ message: e.message, path: e.path, line: e.line, hunk: e.hunk || undefined })),
       ...additions.map((e) => ({
@@ -43,15 +61,19 @@ function toVerdicts(results: { path: string; result: CodeLevelResult }[]): Verdi
         hunk: e.hunk || undefined,
       })),
     ];
-    return verdict(metric, value, rationaleOf(metric, value, items), {
+    return verdict(metric, value, rationaleOf(metric, value, items, reasons), {
       evidence,
       citations: [...new Set(items.map((e) => e.path))].map((path) => ({ path })),
     });
   });
 }
 
-async function judge(path: string, input: CodeLevelInput): Promise<{ path: string; result: CodeLevelResult }> {
-  return { path, result: await evaluateCodeLevel(input) };
+async function judge(
+  path: string,
+  input: CodeLevelInput,
+  judges: readonly CodeMetricId[] = CODE_METRICS,
+): Promise<FileResult> {
+  return { path, result: await evaluateCodeLevel(input), judges };
 }
 
 export async function codeLevelMetrics(input: EvaluationInput): Promise<VerdictDraft[]> {
@@ -110,12 +132,11 @@ export async function codeLevelMetrics(input: EvaluationInput): Promise<VerdictD
       const destinationBefore = input.setupFiles.get(destination) ?? "";
       const destinationAfter = afterOf(destination);
       const results = [
-        await judge(file, {
-          original: source,
-          modified: sourceAfter === undefined ? source : sourceAfter,
-          target,
-          mode: "move_source",
-        }),
+        await judge(
+          file,
+          { original: source, modified: sourceAfter === undefined ? source : sourceAfter, target, mode: "move_source" },
+          ["syntax", "context"],
+        ),
       ];
       if (destinationAfter !== undefined && destinationAfter !== null) {
         results.push(
