@@ -237,6 +237,12 @@ describe("Syntax", () => {
       context: "not_applicable",
       evidence: [],
       additions: [],
+      reasons: {
+        syntax: "the file is gone",
+        signature: "the file is gone",
+        body_change: "the file is gone",
+        context: "the file is gone",
+      },
     });
   });
 });
