@@ -68,9 +68,35 @@ export function CompareTable({
               </td>
             </tr>
           ))}
+          <TaskRow task={comparison.task} />
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Task completion (pass@1) on the pairs whose completion is known for both; here a higher rate is better. */
+function TaskRow({ task }: { task: Comparison["task"] }) {
+  return (
+    <tr data-testid="compare-task-row">
+      <th scope="row" title="pass@1: completed runs of the pairs both were checked on (DESIGN.md 2b)">
+        Task done
+      </th>
+      <td className="num">{task.pairs}</td>
+      <td className="num">{task.rateA === null ? "–" : `${formatPercent(task.rateA)} (${task.completedA})`}</td>
+      <td className="num">{task.rateB === null ? "–" : `${formatPercent(task.rateB)} (${task.completedB})`}</td>
+      <td
+        className={`num ${task.delta !== null && task.delta > 0 ? "better" : task.delta !== null && task.delta < 0 ? "worse" : ""}`}
+      >
+        {task.delta === null ? "–" : `${task.delta > 0 ? "+" : ""}${(task.delta * 100).toFixed(1)} pt`}
+      </td>
+      <td className="num" title="pairs where only A completed / only B completed">
+        {task.onlyA} / {task.onlyB}
+      </td>
+      <td className={`num${task.pValue !== null && task.pValue < 0.05 ? " significant" : ""}`}>
+        {task.pValue === null ? "–" : formatPValue(task.pValue)}
+      </td>
+    </tr>
   );
 }
 

@@ -57,7 +57,11 @@ export function OverviewTableView({ table }: { table: OverviewTable }) {
             <th scope="col" className="num" title="mean violation rate over the metrics with data">
               Avg
             </th>
-            <th scope="col" className="num">
+            <th
+              scope="col"
+              className="num"
+              title="pass@1: completed runs of those whose completion is known (checked, or claimed by a run made elsewhere); runs not checkable are left out"
+            >
               Task done
             </th>
           </tr>

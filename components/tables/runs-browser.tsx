@@ -15,6 +15,7 @@ import { RUN_PAGE_SIZES, RUN_SORT_COLUMNS, type RunSort } from "@/lib/dashboard/
 import { METRICS, metricsInMask } from "@/lib/metrics/catalog";
 import type { RunListRow } from "@/lib/runs/types";
 import { formatCost, formatDurationMs, formatTokens } from "@/lib/util/format";
+import { TaskOutcome } from "@/components/runs/task-check-panel";
 
 const features = tableFeatures({ rowSortingFeature, rowPaginationFeature });
 const helper = createColumnHelper<typeof features, RunListRow>();
@@ -119,10 +120,10 @@ const columns = helper.columns([
     cell: (c) => formatDurationMs(c.getValue()),
     meta: { numeric: true },
   }),
-  helper.accessor("taskCompleted", {
+  helper.accessor("taskCheck", {
     header: "Task done",
     enableSorting: false,
-    cell: (c) => (c.getValue() === null ? "–" : c.getValue() ? "yes" : "no"),
+    cell: (c) => <TaskOutcome check={c.getValue()} />,
   }),
   helper.accessor("startedAt", {
     id: "started",

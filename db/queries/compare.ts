@@ -40,15 +40,16 @@ export function configOptions(db: Db, benchmarkId: string, judgeId: number): Con
 export function pairedRuns(db: Db, q: { benchmarkId: string; judgeId: number; a: string; b: string }): PairedRuns[] {
   return db.all<PairedRuns>(sql`
     WITH a AS (
-      SELECT instance_id, run_id, violated_mask, decided_mask, MAX(started_at)
+      SELECT instance_id, run_id, violated_mask, decided_mask, task_completed, MAX(started_at)
       FROM run_judge_masks WHERE judge_id = ${q.judgeId} AND agent_config_id = ${q.a} AND benchmark_id = ${q.benchmarkId}
       GROUP BY instance_id),
     b AS (
-      SELECT instance_id, run_id, violated_mask, decided_mask, MAX(started_at)
+      SELECT instance_id, run_id, violated_mask, decided_mask, task_completed, MAX(started_at)
       FROM run_judge_masks WHERE judge_id = ${q.judgeId} AND agent_config_id = ${q.b} AND benchmark_id = ${q.benchmarkId}
       GROUP BY instance_id)
     SELECT a.instance_id AS instanceId, a.run_id AS runA, b.run_id AS runB,
-      a.violated_mask AS violatedA, a.decided_mask AS decidedA, b.violated_mask AS violatedB, b.decided_mask AS decidedB
+      a.violated_mask AS violatedA, a.decided_mask AS decidedA, b.violated_mask AS violatedB, b.decided_mask AS decidedB,
+      a.task_completed AS taskA, b.task_completed AS taskB
     FROM a JOIN b ON b.instance_id = a.instance_id
     ORDER BY a.instance_id`);
 }

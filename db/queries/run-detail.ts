@@ -20,6 +20,7 @@ import type { Db } from "../client";
 import * as t from "../schema";
 import type { StoredSetupChange } from "./benchmarks";
 import { changedFiles, changeRows, contentOf, type ChangeRow, type RunDetailOptions } from "./run-changes";
+import { taskCheckOf } from "./task-checks";
 
 /** Characters of a step's text (and pretty-printed arguments) the page carries; the bundle keeps all. */
 export const STEP_TEXT_LIMIT = 16_000;
@@ -213,6 +214,7 @@ export async function getRunDetail(db: Db, runId: string, options: RunDetailOpti
     verdicts: runVerdicts(db, runId),
     target: await targetOf(db, run, groundTruth, rows),
     provenance: source ? provenanceOf(db, runId, source, evidence ?? FULL_EVIDENCE, workspaceRoot) : null,
+    taskCheck: taskCheckOf(db, runId),
   };
 }
 

@@ -6,7 +6,7 @@
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import type { RunSort, RunsParams } from "@/lib/dashboard/params";
 import { metricBit, type MetricId } from "@/lib/metrics/catalog";
-import type { RunListPage } from "@/lib/runs/types";
+import type { RunListPage, RunListRow, TaskCheckOutcome } from "@/lib/runs/types";
 import type { Db } from "../client";
 import * as t from "../schema";
 import { toFtsQuery } from "./run-search";
@@ -175,6 +175,8 @@ export function searchRuns(db: Db, filter: RunsFilter): RunListPage {
       costUsd: f.costUsd,
       durationMs: f.durationMs,
       taskCompleted: f.taskCompleted,
+      taskOutcome: t.taskChecks.outcome,
+      taskReason: t.taskChecks.reason,
       startedAt: f.startedAt,
       violatedMask: m.violatedMask,
       decidedMask: m.decidedMask,
@@ -184,9 +186,18 @@ export function searchRuns(db: Db, filter: RunsFilter): RunListPage {
     .leftJoin(m, and(eq(m.runId, f.runId), eq(m.judgeId, filter.judgeId ?? -1)))
     .innerJoin(t.runs, eq(t.runs.id, f.runId))
     .innerJoin(t.agentConfigs, eq(t.agentConfigs.id, f.agentConfigId))
+    .leftJoin(t.taskChecks, eq(t.taskChecks.runId, f.runId))
     .where(inArray(f.runId, ids))
     .all();
-  const byId = new Map(details.map((row) => [row.id, row]));
+  const byId = new Map(
+    details.map(({ taskOutcome, taskReason, ...row }): [string, RunListRow] => [
+      row.id,
+      {
+        ...row,
+        taskCheck: taskOutcome === null ? null : { outcome: taskOutcome as TaskCheckOutcome, reason: taskReason ?? "" },
+      },
+    ]),
+  );
   return { rows: ids.map((id) => byId.get(id)!), total };
 }
 

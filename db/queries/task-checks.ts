@@ -6,23 +6,13 @@
  */
 import { and, eq, like, sql } from "drizzle-orm";
 import { BUNDLE_MEMBERS, WorkspaceManifestSchema } from "@/lib/bundle/schema";
+import type { TaskCheckView } from "@/lib/runs/types";
 import type { RebuiltWorkspace, TaskCheckInput, TaskCheckOutcome, TaskCheckResult } from "@/lib/task-check/schema";
 import { TASK_CHECKER_VERSION } from "@/lib/task-check/schema";
 import type { Db } from "../client";
 import * as t from "../schema";
 import { loadEvaluationInput } from "./evaluation";
 import { instanceWorkspaceSource } from "./instance-workspace";
-
-/** A stored check, as the run page and the browser show it. */
-export interface StoredTaskCheck {
-  outcome: TaskCheckOutcome;
-  reason: string;
-  output: string;
-  claimed: boolean | null;
-  checkerVersion: number;
-  checkedAt: string;
-  durationMs: number;
-}
 
 /** Runs without a task check (every run with `force`); `pattern` filters run ids (`*` matches any text). */
 export function runsToCheck(db: Db, options: { pattern?: string; force?: boolean } = {}): string[] {
@@ -119,7 +109,7 @@ export function storeTaskCheck(db: Db, runId: string, result: TaskCheckResult, c
   });
 }
 
-export function taskCheckOf(db: Db, runId: string): StoredTaskCheck | null {
+export function taskCheckOf(db: Db, runId: string): TaskCheckView | null {
   const row = db.select().from(t.taskChecks).where(eq(t.taskChecks.runId, runId)).get();
   if (!row) return null;
   const { runId: _runId, ...check } = row;

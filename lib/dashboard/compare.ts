@@ -14,6 +14,23 @@ export interface PairedRuns {
   decidedA: number;
   violatedB: number;
   decidedB: number;
+  /** runs.task_completed of each run (1, 0, or null when not known). */
+  taskA?: number | null;
+  taskB?: number | null;
+}
+
+/** Task completion (pass@1) of A and B on the instances where both runs' completion is known. */
+export interface CompareTaskRow {
+  pairs: number;
+  completedA: number;
+  completedB: number;
+  rateA: number | null;
+  rateB: number | null;
+  /** rateB - rateA (positive: B completes more). */
+  delta: number | null;
+  onlyA: number;
+  onlyB: number;
+  pValue: number | null;
 }
 
 export interface CompareMetricRow {
@@ -43,6 +60,7 @@ export interface DifferingInstance {
 export interface Comparison {
   pairs: number;
   metrics: CompareMetricRow[];
+  task: CompareTaskRow;
   differing: DifferingInstance[];
 }
 
@@ -87,7 +105,28 @@ export function compareConfigurations(paired: readonly PairedRuns[]): Comparison
       ? []
       : [{ instanceId: p.instanceId, runA: p.runA, runB: p.runB, onlyA, onlyB }];
   });
-  return { pairs: paired.length, metrics, differing };
+  return { pairs: paired.length, metrics, task: compareTask(paired), differing };
+}
+
+function compareTask(paired: readonly PairedRuns[]): CompareTaskRow {
+  const known = paired.filter((p) => p.taskA != null && p.taskB != null);
+  const completedA = known.filter((p) => p.taskA === 1).length;
+  const completedB = known.filter((p) => p.taskB === 1).length;
+  const onlyA = known.filter((p) => p.taskA === 1 && p.taskB !== 1).length;
+  const onlyB = known.filter((p) => p.taskB === 1 && p.taskA !== 1).length;
+  const rateA = known.length === 0 ? null : completedA / known.length;
+  const rateB = known.length === 0 ? null : completedB / known.length;
+  return {
+    pairs: known.length,
+    completedA,
+    completedB,
+    rateA,
+    rateB,
+    delta: rateA === null || rateB === null ? null : rateB - rateA,
+    onlyA,
+    onlyB,
+    pValue: known.length === 0 ? null : mcnemarExact(onlyA, onlyB).pValue,
+  };
 }
 
 /** The two configurations to compare: the ones asked for, else the first two with judged runs. */

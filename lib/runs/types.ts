@@ -5,6 +5,22 @@ import type { ContractMark } from "./marks";
 import type { FileDiffContent } from "./schema";
 import type { TargetComparison } from "./target-function";
 
+/** A run's task completion (DESIGN.md 2b; lib/task-check decides it). */
+export type TaskCheckOutcome = "completed" | "not_completed" | "not_checkable";
+
+/** A run's stored task check, as the run page shows it. */
+export interface TaskCheckView {
+  outcome: TaskCheckOutcome;
+  reason: string;
+  /** The tail of what the check printed ("" for checks decided without running anything). */
+  output: string;
+  /** What the run's bundle itself claimed (manifest `taskCompleted`), kept apart from the check. */
+  claimed: boolean | null;
+  checkerVersion: number;
+  checkedAt: string;
+  durationMs: number;
+}
+
 /** A run as the runs browser shows it (one row per run). */
 export interface RunListRow {
   id: string;
@@ -23,6 +39,8 @@ export interface RunListRow {
   costUsd: number | null;
   durationMs: number;
   taskCompleted: boolean | null;
+  /** The task check's outcome and reason; null: never checked. */
+  taskCheck: { outcome: TaskCheckOutcome; reason: string } | null;
   startedAt: string;
   /** The chosen judge's verdicts as metric bit masks (lib/metrics/catalog.ts); null: not judged by it. */
   violatedMask: number | null;
@@ -90,6 +108,8 @@ export interface RunDetail {
   outputTokens: number;
   costUsd: number | null;
   taskCompleted: boolean | null;
+  /** null: never checked (`npm run evaluate -- --task-checks`). */
+  taskCheck: TaskCheckView | null;
   instanceId: string;
   subtaskId: string;
   prompt: string;

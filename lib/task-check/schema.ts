@@ -5,9 +5,9 @@
 import type { Instance } from "@/lib/benchmark/schema";
 import type { WorkspaceFile, WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
+import type { TaskCheckOutcome } from "@/lib/runs/types";
 
-export const TASK_CHECK_OUTCOMES = ["completed", "not_completed", "not_checkable"] as const;
-export type TaskCheckOutcome = (typeof TASK_CHECK_OUTCOMES)[number];
+export type { TaskCheckOutcome } from "@/lib/runs/types";
 
 /**
  * Bumped whenever a check decides differently, so stored results can be told apart (and redone

@@ -9,6 +9,7 @@ import { ContractView } from "@/components/benchmark/contract-view";
 import { CaseStudyPanel } from "@/components/case-studies/case-study-panel";
 import { RunChanges } from "@/components/diff/run-changes";
 import { ProvenancePanel } from "@/components/runs/provenance-panel";
+import { TaskCheckPanel, TaskOutcome } from "@/components/runs/task-check-panel";
 import { VerdictPanel } from "@/components/runs/verdict-panel";
 import { TrajectoryViewer } from "@/components/trajectory/trajectory-viewer";
 import { safeDecode } from "@/lib/util/decode";
@@ -28,6 +29,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const flagged = run.steps.filter((s) => s.marks.some((m) => m.severity === "violation")).length;
   const sections = [
     { id: "task", label: "Task" },
+    { id: "task-completion", label: "Task completion" },
     ...(run.provenance ? [{ id: "provenance", label: "Made elsewhere" }] : []),
     { id: "verdicts", label: `Verdicts (${run.verdicts.length})` },
     ...(showCaseStudy ? [{ id: "case-study", label: caseStudy ? "Case study ✓" : "Case study" }] : []),
@@ -45,8 +47,8 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       <p className="muted">
         <span className={`status status-${run.status}`}>{run.status}</span> ({run.exitReason}) ·{" "}
         {run.stepCount.toLocaleString("en")} steps · {formatTokens(run.inputTokens + run.outputTokens)} tokens ·{" "}
-        {formatCost(run.costUsd)} · {formatDurationMs(run.durationMs)} · task{" "}
-        {run.taskCompleted === null ? "not checked" : run.taskCompleted ? "completed" : "not completed"} · instance{" "}
+        {formatCost(run.costUsd)} · {formatDurationMs(run.durationMs)} · task <TaskOutcome check={run.taskCheck} /> ·
+        instance{" "}
         <Link href={`/instances/${run.instanceId.split("/").map(encodeURIComponent).join("/")}`}>{run.instanceId}</Link>
       </p>
       {run.error ? (
@@ -72,6 +74,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
             <ContractView contract={run.contract} />
           </div>
         </div>
+      </section>
+
+      <section id="task-completion" className="run-section" aria-labelledby="task-completion-title">
+        <h2 id="task-completion-title">Task completion</h2>
+        <TaskCheckPanel check={run.taskCheck} />
       </section>
 
       {run.provenance ? (

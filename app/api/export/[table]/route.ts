@@ -49,8 +49,10 @@ function runsRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string
     throw new AppError("NOT_FOUND", scope.kind === "error" ? scope.errors.join("; ") : "no runs to export");
   const filter = runsFilterFor(params, scope, { limit: MAX_EXPORT_RUNS, offset: 0 });
   const page = searchRuns(getAppDb(), filter);
-  const rows = page.rows.map(({ violatedMask, decidedMask, disagreementMask, ...run }) => ({
+  const rows = page.rows.map(({ violatedMask, decidedMask, disagreementMask, taskCheck, ...run }) => ({
     ...run,
+    task_check: taskCheck?.outcome ?? null,
+    task_check_reason: taskCheck?.reason ?? null,
     violated: violatedMask === null ? null : metricsInMask(violatedMask).join(" "),
     decided: decidedMask === null ? null : metricsInMask(decidedMask).join(" "),
     judges_disagree_on: metricsInMask(disagreementMask).join(" "),
