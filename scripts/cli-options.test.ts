@@ -12,6 +12,7 @@ import { runCaptured } from "@/lib/cli/cli-io.fixture";
 import type { CliIo } from "@/lib/cli/run-cli";
 import * as analyze from "./analyze";
 import * as audit from "./audit";
+import * as benchBuild from "./bench-build";
 import * as benchDashboard from "./bench-dashboard";
 import * as benchEvaluate from "./bench-evaluate";
 import * as benchHostileImport from "./bench-hostile-import";
@@ -38,6 +39,7 @@ interface Cli {
 const CLIS: [string, Cli, [string, string] | null][] = [
   ["analyze", analyze, null],
   ["audit", audit, null],
+  ["bench-build", benchBuild, ["--repos", "an integer from 1 to 10000"]],
   ["bench-dashboard", benchDashboard, ["--iterations", "an integer from 5 to 10000"]],
   ["bench-evaluate", benchEvaluate, ["--count", "an integer from 1 to 100000"]],
   ["bench-hostile-import", benchHostileImport, ["--port", "an integer from 1024 to 65535"]],

@@ -151,7 +151,12 @@ export function deleteIrrelevantDrafts(
   const others = foreign.filter((f) => f.projectPath !== site.projectPath);
   const isDependency = (top: string) => site.dependencies.has(top) || site.dependencies.has(top.toLowerCase());
   for (const { dir, members } of site.packages) {
-    for (const candidate of seededShuffle(others, `${seed}:plant:${site.projectPath}:${dir}`)) {
+    const order = seededShuffle(
+      others,
+      `${seed}:plant:${site.projectPath}:${dir}`,
+      (f) => `${f.projectPath}/${f.file}`,
+    );
+    for (const candidate of order) {
       const planted = `${dir}/${path.posix.basename(candidate.file)}`;
       if (site.index.files.has(planted)) continue;
       const index = { ...site.index, files: new Set([...site.index.files, planted]) };
