@@ -59,6 +59,33 @@ describe("build-benchmark CLI", () => {
     expect(fs.readFileSync(a, "utf8").split("\n").filter(Boolean).length).toBeGreaterThan(400);
   });
 
+  it("reports a missing repository once, apart from mismatches, and fails only with --strict", async () => {
+    const data = path.join(work, "missing.jsonl");
+    const first = JSON.parse(fs.readFileSync("data/sample-corpus/data.jsonl", "utf8").split("\n")[0]!);
+    const gone = (n: number) => ({
+      ...first,
+      namespace: `gone.mod.f${n}`,
+      project_path: "Nowhere/gone",
+      completion_path: "Nowhere/gone/gone/mod.py",
+    });
+    fs.writeFileSync(data, [first, gone(1), gone(2)].map((s) => JSON.stringify(s)).join("\n"));
+    const argv = ["--deveval-data", data, "--source-code", "data/sample-corpus/Source_Code", "--name", "gone"];
+    const run = io("missing.db");
+    expect(await main(argv, run.io)).toBe(0);
+    expect(run.err().match(/missing repository: Nowhere\/gone \(2 samples\)/g)).toHaveLength(1);
+    expect(run.err()).toMatch(/^1 repositories not found \(2 samples\)$/m);
+    expect(run.err()).not.toMatch(/mismatch:/);
+    expect(run.out()).toMatch(/0 mismatches, 1 repositories not found/);
+    expect(await main([...argv, "--strict"], io("missing-strict.db").io)).toBe(1);
+    // Snapshots were stored while the build streamed; every instance is linked to its repository's.
+    const db = new Database(path.join(work, "missing.db"), { readonly: true });
+    const unlinked = db.prepare("SELECT count(*) AS n FROM instances WHERE snapshot_id IS NULL").get() as { n: number };
+    const snapshots = db.prepare("SELECT count(*) AS n FROM repo_snapshots").get() as { n: number };
+    db.close();
+    expect(unlinked.n).toBe(0);
+    expect(snapshots.n).toBe(1);
+  });
+
   it("vets extra paraphrases from a model (local scripted Gemini) and adds the accepted ones to the pool", async () => {
     const run = io("paraphrases.db");
     const argv = [
