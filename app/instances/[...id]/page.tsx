@@ -7,6 +7,7 @@ import { getInstance } from "@/db/queries/benchmarks";
 import { ContractView } from "@/components/benchmark/contract-view";
 import { GroundTruthView } from "@/components/benchmark/ground-truth-view";
 import { LazyCodeViewer } from "@/components/code/lazy-code-viewer";
+import { parseTargetName } from "@/lib/analysis/target-name";
 import { findLineSpan } from "@/lib/benchmark/spans";
 import { safeDecode } from "@/lib/util/decode";
 
@@ -27,8 +28,10 @@ export default async function InstancePage({ params }: { params: Promise<{ id: s
         gt.signature && gt.docstring ? `${gt.signature}\n${gt.docstring}` : gt.signature,
       )
     : null;
-  const originalSpan = originalFile ? findLineSpan(originalFile.content, gt.signature) : null;
-  const originalBodySpan = originalFile ? findLineSpan(originalFile.content, gt.body) : null;
+  // `name#n`: the n-th definition of the name in the original file.
+  const { occurrence } = parseTargetName(gt.targetQualifiedName ?? "");
+  const originalSpan = originalFile ? findLineSpan(originalFile.content, gt.signature, occurrence) : null;
+  const originalBodySpan = originalFile ? findLineSpan(originalFile.content, gt.body, occurrence) : null;
   return (
     <section>
       <p className="muted">
