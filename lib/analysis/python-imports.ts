@@ -79,17 +79,6 @@ export function moduleFile(index: ModuleIndex, dotted: string): string | null {
   return null;
 }
 
-/** The dotted module name of a repository file (`pkg/mod.py` -> `pkg.mod`, `src/pkg/__init__.py` -> `pkg`). */
-export function moduleNameOf(index: ModuleIndex, file: string): string {
-  const root = index.roots.find((r) => r !== "" && file.startsWith(`${r}/`)) ?? "";
-  const rel = root === "" ? file : file.slice(root.length + 1);
-  return rel
-    .replace(/\.py$/, "")
-    .replace(/(^|\/)__init__$/, "")
-    .split("/")
-    .join(".");
-}
-
 /** Whether a top-level name is one of the repository's own packages or modules. */
 export function isRepoTopLevel(index: ModuleIndex, name: string): boolean {
   return (

@@ -7,11 +7,11 @@ import {
   absoluteModule,
   listImports,
   moduleFile,
-  moduleNameOf,
   unresolvedImports,
   type ImportStatement,
   type ModuleIndex,
 } from "@/lib/analysis/python-imports";
+import { moduleOfPath } from "@/lib/util/python-module";
 import { declaredImportNames } from "../declared-dependencies";
 import { seededShuffle } from "../selection";
 import { fileInRepo, qualifiedNameInModule } from "../deveval";
@@ -180,7 +180,7 @@ export function deleteIrrelevantDrafts(
 /** Files that use module-level function `name` of `source`, through any import form. */
 export async function dependentsOf(repo: Repository, source: string, name: string): Promise<string[]> {
   const dependents: string[] = [];
-  const sourceModule = moduleNameOf(repo.index, source);
+  const sourceModule = moduleOfPath(source);
   for (const file of [...repo.index.files].sort()) {
     if (file === source) continue;
     const text = repo.text(file);
