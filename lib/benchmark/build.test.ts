@@ -1,10 +1,9 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePython, firstSyntaxError } from "@/lib/analysis/python-parser";
 import { buildBenchmark, type BuiltBenchmark } from "./build";
 import type { DevEvalSample } from "./deveval";
+import { writeSourceCode } from "./source-code.fixture";
 
 /**
  * Two tiny repositories written here, so every generator rule is checked on code whose answer is
@@ -130,14 +129,7 @@ let root: string;
 let built: BuiltBenchmark;
 
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "bench-build-"));
-  for (const [project, files] of Object.entries(FILES)) {
-    for (const [rel, content] of Object.entries(files)) {
-      const target = path.join(root, project, rel);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, content);
-    }
-  }
+  root = writeSourceCode("bench-build-", FILES);
   built = await buildBenchmark({ benchmarkId: "t", seed: 1, splitSize: 2, samples: SAMPLES, sourceCodeDir: root });
 });
 

@@ -5,7 +5,6 @@
  * them (code-level judge, Instruction Following, the run page's target comparison).
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluationInput } from "@/lib/judge/input.fixture";
@@ -16,6 +15,7 @@ import { compareTarget } from "@/lib/runs/target-function";
 import { buildBenchmark, type BuiltBenchmark, type BuiltInstance } from "./build";
 import { declaredImportNames, requirementName } from "./declared-dependencies";
 import { parseDevEvalJsonl, type DevEvalSample } from "./deveval";
+import { writeSourceCode } from "./source-code.fixture";
 
 const BOXES = [
   '"""Boxes."""', //                                  1
@@ -147,14 +147,7 @@ let root: string;
 let built: BuiltBenchmark;
 
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "bench-fidelity-"));
-  for (const [project, files] of Object.entries(FILES)) {
-    for (const [rel, content] of Object.entries(files)) {
-      const target = path.join(root, project, rel);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, content);
-    }
-  }
+  root = writeSourceCode("bench-fidelity-", FILES);
   built = await buildBenchmark({ benchmarkId: "f", seed: 3, splitSize: 5, samples: SAMPLES, sourceCodeDir: root });
 });
 
