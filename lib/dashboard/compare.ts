@@ -19,34 +19,30 @@ export interface PairedRuns {
   taskB?: number | null;
 }
 
-/** Task completion (pass@1) of A and B on the instances where both runs' completion is known. */
-export interface CompareTaskRow {
+/** A rate of A and B on paired instances: its difference and McNemar's test on the discordant pairs. */
+interface PairedRate {
   pairs: number;
-  completedA: number;
-  completedB: number;
   rateA: number | null;
   rateB: number | null;
-  /** rateB - rateA (positive: B completes more). */
+  /** rateB - rateA. */
   delta: number | null;
+  /** Discordant pairs: only A counted, only B counted. */
   onlyA: number;
   onlyB: number;
   pValue: number | null;
 }
 
-export interface CompareMetricRow {
+/** Task completion (pass@1) of A and B on the instances where both runs' completion is known; positive delta: B completes more. */
+export interface CompareTaskRow extends PairedRate {
+  completedA: number;
+  completedB: number;
+}
+
+/** One metric on the instances where both runs were decided on it; negative delta: B misbehaves less. */
+export interface CompareMetricRow extends PairedRate {
   metric: MetricId;
-  /** Instances where both runs were decided on this metric. */
-  pairs: number;
   violatedA: number;
   violatedB: number;
-  rateA: number | null;
-  rateB: number | null;
-  /** rateB - rateA (negative: B misbehaves less). */
-  delta: number | null;
-  /** Discordant pairs: only A violated, only B violated. */
-  onlyA: number;
-  onlyB: number;
-  pValue: number | null;
 }
 
 export interface DifferingInstance {
