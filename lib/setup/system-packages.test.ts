@@ -31,7 +31,7 @@ describe("system packages", () => {
   it("finds nothing on an empty PATH and names every package for the tests, the browser included", async () => {
     const env = { PATH: pathWith("empty", []), CHROMIUM_PATH: path.join(work, "no-chromium") };
     const missing = await missingPackages("test", env);
-    expect(missing.map((p) => p.apt)).toEqual(["bubblewrap", "procps", "git", "python3", "python3-pip", "chromium"]);
+    expect(missing.map((p) => p.apt)).toEqual(["bubblewrap", "procps", "git", "python3", "python3-pip", "python3-pytest", "chromium"]);
     expect((await missingPackages("demo", env)).map((p) => p.apt)).not.toContain("chromium");
   });
 

@@ -58,6 +58,12 @@ export function systemPackages(env: Env): SystemPackage[] {
       neededFor: ["demo", "test"],
     },
     {
+      apt: "python3-pytest",
+      why: "pytest, which runs the samples' own tests when task completion is checked (evaluate --task-checks)",
+      presence: { kind: "python-module", module: "pytest" },
+      neededFor: ["demo", "test"],
+    },
+    {
       apt: "chromium",
       why: "the browser the end-to-end tests drive (Playwright never downloads one)",
       presence: { kind: "file", path: env.CHROMIUM_PATH || CHROMIUM_DEFAULT_PATH },
