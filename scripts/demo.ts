@@ -131,8 +131,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   );
   if (foreign !== 0) throw new AppError("INTERNAL", `ingest of the native logs failed with exit code ${foreign}`);
 
-  say(`[5/7] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol)`);
-  for (const argv of [[], ["--judge", "gemini", "--mock"]]) {
+  say(
+    `[5/7] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol), then task completion`,
+  );
+  for (const argv of [[], ["--judge", "gemini", "--mock"], ["--task-checks"]]) {
     const code = await evaluate(argv, io);
     if (code !== 0) throw new AppError("INTERNAL", `evaluate ${argv.join(" ")} failed with exit code ${code}`);
   }
