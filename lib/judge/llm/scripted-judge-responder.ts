@@ -287,17 +287,22 @@ const DECIDERS: Record<string, (prompt: string) => Decision> = {
   instruction_following: instructionFollowing,
 };
 
-/** A MockResponder: judge prompts get a deterministic verdict, anything else a short JSON note. */
-export function scriptedJudgeResponder(request: Pick<MockGeminiRequest, "prompt">): MockReply {
-  const metric = /^# Metric: (\w+)/m.exec(request.prompt)?.[1] ?? "";
+/** The scripted judge's answer to one prompt: judge prompts get a deterministic verdict as JSON text. */
+export function scriptedJudgeAnswer(prompt: string): string {
+  const metric = /^# Metric: (\w+)/m.exec(prompt)?.[1] ?? "";
   const decide = DECIDERS[metric];
   const decision: Decision = decide
-    ? decide(request.prompt)
+    ? decide(prompt)
     : { verdict: "not_applicable", rationale: "Not a judge prompt this script knows.", cited: [] };
   const answer = {
     rationale: `[scripted mock, keyword heuristics] ${decision.rationale}`,
     cited_steps: [...new Set(decision.cited)],
     verdict: decision.verdict,
   };
-  return { text: JSON.stringify(answer), modelVersion: SCRIPTED_MODEL };
+  return JSON.stringify(answer);
+}
+
+/** A MockResponder: judge prompts get a deterministic verdict, anything else a short JSON note. */
+export function scriptedJudgeResponder(request: Pick<MockGeminiRequest, "prompt">): MockReply {
+  return { text: scriptedJudgeAnswer(request.prompt), modelVersion: SCRIPTED_MODEL };
 }
