@@ -18,10 +18,10 @@ import { SUBTASKS } from "@/lib/benchmark/subtasks";
 import { choiceOption, cliCommand, integerOption, parseCli, schemaOption, textOption } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
-import { loadEnv } from "@/lib/config/env";
 import { AppError } from "@/lib/errors/app-error";
-import { createGeminiProvider } from "@/lib/llm/gemini";
-import { startMockGeminiServer, type MockGeminiServer } from "@/lib/llm/mock-gemini-server";
+import { DEFAULT_MODELS, PROVIDER_IDS } from "@/lib/llm/chat";
+import { openModel } from "@/lib/llm/endpoints";
+import { promptScript } from "@/lib/llm/mock-server";
 import { canonicalJson } from "@/lib/util/canonical-json";
 
 export const cli = () =>
@@ -43,12 +43,12 @@ export const cli = () =>
         min: 0,
       }).default(10),
     )
-    .addOption(choiceOption("--paraphrase-provider <provider>", "ask a model for extra paraphrases", ["gemini"]))
+    .addOption(choiceOption("--paraphrase-provider <provider>", "ask a model for extra paraphrases", PROVIDER_IDS))
     .option("--paraphrase-mock", "the paraphrase model is a local scripted server (offline)")
     .addOption(
       integerOption("--paraphrase-candidates <n>", "paraphrases asked per subtask", { min: 1, max: 50 }).default(5),
     )
-    .addOption(textOption("--paraphrase-model <model>", "the paraphrase model").default("gemini-2.5-flash"))
+    .addOption(textOption("--paraphrase-model <model>", "the paraphrase model (default: the provider's default model)"))
     .addOption(textOption("--out <file>", "also write every instance as one canonical JSON line"))
     .option("--json", "print the counts as JSON")
     .option(
@@ -73,7 +73,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     throw new AppError("INVALID_INPUT", "--metadata-only and --source-code exclude each other");
   }
   if (args.paraphraseMock && !args.paraphraseProvider) {
-    throw new AppError("INVALID_INPUT", "--paraphrase-mock goes with --paraphrase-provider gemini");
+    throw new AppError("INVALID_INPUT", "--paraphrase-mock goes with --paraphrase-provider");
   }
   const dataFile = args.devevalData;
   if (!fs.existsSync(dataFile)) throw new AppError("INVALID_INPUT", `--deveval-data: no such file ${dataFile}`);
@@ -165,34 +165,24 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** Extra paraphrase candidates from Gemini (or the scripted mock), vetted like the committed ones. */
+/** Extra paraphrase candidates from a model (or the scripted mock), vetted like the committed ones. */
 async function paraphraseCandidates(args: Args, io: CliIo): Promise<CandidateReport[]> {
-  const env = loadEnv(io.env);
-  let server: MockGeminiServer | null = null;
-  let apiKey = env.GEMINI_API_KEY;
-  let baseUrl = env.GOOGLE_GEMINI_BASE_URL;
-  let model = args.paraphraseModel;
-  if (args.paraphraseMock) {
-    apiKey = "mock-key";
-    server = await startMockGeminiServer({ respond: scriptedParaphraseResponder, apiKey });
-    baseUrl = server.url;
-    model = "mock-gemini";
-  }
-  if (!apiKey)
-    throw new AppError("INVALID_INPUT", "--paraphrase-provider gemini needs GEMINI_API_KEY (or --paraphrase-mock)");
+  const provider = args.paraphraseProvider ?? "gemini";
+  const model = await openModel({
+    provider,
+    model: args.paraphraseMock ? `mock-${provider}` : (args.paraphraseModel ?? DEFAULT_MODELS[provider]),
+    env: io.env,
+    mock: args.paraphraseMock ? promptScript((prompt) => scriptedParaphraseResponder({ prompt })) : null,
+  });
   try {
-    const reports = await generateParaphraseCandidates(
-      createGeminiProvider({ apiKey, baseUrl }),
-      model,
-      args.paraphraseCandidates,
-    );
+    const reports = await generateParaphraseCandidates(model.provider, model.model, args.paraphraseCandidates);
     for (const r of reports) {
       io.stderr.write(`paraphrases ${r.subtask}: ${r.accepted.length} accepted, ${r.rejected.length} rejected\n`);
       for (const x of r.rejected) io.stderr.write(`  rejected: ${x.problems.join("; ")}: ${x.text.slice(0, 100)}\n`);
     }
     return reports;
   } finally {
-    await server?.close();
+    await model.close();
   }
 }
 

@@ -5,6 +5,9 @@ import { PassThrough } from "node:stream";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
+import { agreementReport } from "@/db/queries/agreement-report";
+import { createAgreementSet } from "@/db/queries/agreement-sets";
+import * as t from "@/db/schema";
 import { importParsedBundle } from "@/db/queries/run-import";
 import { parseBundle } from "@/lib/bundle/parse";
 import { AstReportFileSchema } from "@/lib/bundle/schema";
@@ -86,6 +89,94 @@ describe("evaluate CLI", () => {
     expect(verdictCounts()).toContainEqual({ kind: "llm", model: "mock-gemini", n: 24 });
     const again = JSON.parse((await evaluate(["--judge", "gemini", "--mock", "--force", "--json"])).out);
     expect(again.usage).toMatch(/^0 model call\(s\), 24 answered from the cache/);
+  });
+
+  it("stores Anthropic and OpenAI judges (scripted, each on its own protocol) apart, and the agreement report shows three LLM judges side by side", async () => {
+    for (const judge of ["anthropic", "openai"]) {
+      const result = await evaluate(["--judge", judge, "--mock", "--json"]);
+      expect(result.code, judge).toBe(0);
+      expect(JSON.parse(result.out)).toMatchObject({ evaluated: 6, failed: 0, judge: `llm-${judge} (mock-${judge})` });
+    }
+    const counts = verdictCounts();
+    for (const model of ["mock-gemini", "mock-anthropic", "mock-openai"])
+      expect(counts).toContainEqual({ kind: "llm", model, n: 24 });
+
+    const db = createDb(dbPath);
+    try {
+      const annotatorIds = ["ann", "bob", "cat"].map(
+        (username) =>
+          db
+            .insert(t.users)
+            .values({ username, displayName: username, role: "annotator", passwordHash: "not-a-hash" })
+            .returning({ id: t.users.id })
+            .get().id,
+      );
+      const judgeIds = db
+        .select()
+        .from(t.judges)
+        .all()
+        .filter((j) => j.kind === "llm")
+        .map((j) => j.id);
+      const set = createAgreementSet(db, {
+        name: "three judges",
+        seed: 1,
+        size: 6,
+        annotatorIds,
+        judgeIds,
+        includeSynthetic: true,
+      });
+      const report = agreementReport(db, set.id);
+      const providers = [
+        ...new Set(report.judges.filter((j) => j.kind === "llm").map((j) => `${j.provider}/${j.model}`)),
+      ];
+      expect(providers.sort()).toEqual(["anthropic/mock-anthropic", "gemini/mock-gemini", "openai/mock-openai"]);
+      expect(report.metrics.find((m) => m.metric === "file_read")?.judges.length).toBeGreaterThanOrEqual(3);
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it("takes judge definitions from a file, with --model and --base-url over them", async () => {
+    const file = path.join(work, "judges.json");
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        judges: [
+          {
+            id: "deepseek-v3.2",
+            provider: "openai",
+            model: "deepseek-chat",
+            baseUrl: "https://api.deepseek.com",
+            apiKeyEnv: "DEEPSEEK_API_KEY",
+            jsonMode: "object",
+            promptVersion: 1,
+          },
+        ],
+      }),
+    );
+    const result = await evaluate([
+      "--judges",
+      file,
+      "--judge",
+      "deepseek-v3.2",
+      "--mock",
+      "--json",
+      "--runs",
+      "*000001*",
+    ]);
+    expect(result.code).toBe(0);
+    const db = new Database(dbPath, { readonly: true });
+    const versions = db
+      .prepare(
+        "SELECT DISTINCT prompt_version AS v FROM judges WHERE provider = 'openai' AND name = 'llm-openai' ORDER BY v",
+      )
+      .all() as { v: string }[];
+    db.close();
+    expect(versions.map((r) => r.v)).toContain("file_read.v1");
+    // Without --mock the definition's key variable is required, and named.
+    await expect(evaluate(["--judges", file, "--judge", "deepseek-v3.2"])).rejects.toThrow(/DEEPSEEK_API_KEY/);
+    fs.writeFileSync(file, JSON.stringify({ judges: [{ id: "x", provider: "mistral", model: "m" }] }));
+    await expect(evaluate(["--judges", file, "--judge", "x"])).rejects.toThrow(/judges\.json: .*provider/);
   });
 
   it("refuses a configuration it cannot run", async () => {

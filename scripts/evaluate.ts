@@ -1,8 +1,11 @@
 /**
  * npm run evaluate: scores runs that lack this judge's verdicts (resumable: judged runs are skipped unless --force).
- * `--judge gemini` asks Gemini (GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL) for the four LLM-judged
- * metrics; `--mock` starts a local server speaking Gemini's HTTP protocol with a scripted model
- * (offline demo and tests). Each run's verdicts are stored in one transaction.
+ * `--judge rule` is the deterministic judge; any other id names an LLM judge definition
+ * (lib/judge/llm/judge-definitions.ts: `gemini`, `anthropic`, `openai` built in, more from
+ * `--judges FILE` or STUDIO_JUDGES), which asks its provider for the four LLM-judged metrics;
+ * `--model` and `--base-url` override the definition's; `--mock` starts a local server speaking that
+ * provider's HTTP protocol with the scripted judge (offline demo and tests). Each run's verdicts are
+ * stored in one transaction.
  * `--task-checks` measures task completion instead (DESIGN.md 2b, lib/task-check): each run lacking
  * a check (all with --force) is checked in a sandbox on a copy of its final workspace.
  */
@@ -11,13 +14,14 @@ import { evaluationStore, runsToEvaluate } from "@/db/queries/evaluation";
 import { createDbJudgeCache } from "@/db/queries/judge-cache";
 import { loadTaskCheckInput, runsToCheck, storeTaskCheck } from "@/db/queries/task-checks";
 import { ensureJudge } from "@/db/queries/verdicts";
-import { choiceOption, cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { loadEnv } from "@/lib/config/env";
 import { AppError } from "@/lib/errors/app-error";
 import { evaluateRuns, ruleRunJudge } from "@/lib/judge/evaluate-runs";
-import { geminiRunJudge } from "@/lib/judge/llm/gemini-run-judge";
+import { availableJudges, findJudge, type JudgeDefinition } from "@/lib/judge/llm/judge-definitions";
+import { llmRunJudge } from "@/lib/judge/llm/llm-run-judge";
 import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 import { checkRuns, passAt1 } from "@/lib/task-check/check-runs";
 import { DEFAULT_TASK_CHECK_TIMEOUT_MS } from "@/lib/task-check/schema";
@@ -25,13 +29,20 @@ import { DEFAULT_TASK_CHECK_TIMEOUT_MS } from "@/lib/task-check/schema";
 export const cli = () =>
   cliCommand("npm run evaluate --", "Scores the runs that lack this judge's verdicts (resumable).")
     .addOption(
-      choiceOption("--judge <judge>", "rule: the deterministic judge; gemini: the LLM judge", [
-        "rule",
-        "gemini",
-      ]).default("rule"),
+      textOption(
+        "--judge <judge>",
+        "rule: the deterministic judge; gemini, anthropic, openai or a judge of --judges: an LLM judge",
+      ).default("rule"),
     )
-    .option("--mock", "--judge gemini against a local scripted model speaking Gemini's protocol (offline)")
-    .addOption(textOption("--model <model>", "the judge's model (--judge gemini)"))
+    .addOption(textOption("--judges <file>", "a JSON file of LLM judge definitions (default: $STUDIO_JUDGES)"))
+    .option("--mock", "an LLM judge against a local scripted model speaking its provider's protocol (offline)")
+    .addOption(textOption("--model <model>", "the LLM judge's model (overrides its definition)"))
+    .addOption(
+      textOption(
+        "--base-url <url>",
+        "the LLM judge's endpoint, e.g. an OpenAI-compatible server (overrides its definition)",
+      ),
+    )
     .addOption(textOption("--runs <pattern>", "only runs whose id matches this pattern (* matches any text)"))
     .option("--force", "judge again runs this judge already judged")
     .addOption(integerOption("--concurrency <n>", "runs judged at once", { min: 1, max: 32 }).default(4))
@@ -100,21 +111,33 @@ async function checkTasks(args: Options, io: CliIo): Promise<number> {
   }
 }
 
+/** The LLM judge `--judge` names, with `--model` and `--base-url` applied. */
+export function judgeDefinition(
+  args: Pick<Options, "judge" | "judges" | "model" | "baseUrl">,
+  io: CliIo,
+): JudgeDefinition {
+  const env = loadEnv(io.env);
+  const judges = availableJudges({ file: args.judges ?? env.STUDIO_JUDGES, geminiModel: env.STUDIO_JUDGE_MODEL });
+  const judge = findJudge(judges, args.judge);
+  return { ...judge, ...(args.model ? { model: args.model } : {}), ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}) };
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = await parseCli(cli(), argv, io);
   if (!parsed) return 0;
   const args = parsed.options;
-  if (args.mock && args.judge !== "gemini") throw new AppError("INVALID_INPUT", "--mock goes with --judge gemini");
+  if (args.judge === "rule" && (args.mock || args.model || args.baseUrl))
+    throw new AppError("INVALID_INPUT", "--mock, --model and --base-url go with an LLM judge, not --judge rule");
   if (args.taskChecks) return checkTasks(args, io);
   const db = createDb(databasePathFromEnv(io.env));
   const store = evaluationStore(db);
   const active =
     args.judge === "rule"
       ? ruleRunJudge(ensureJudge(db, RULE_JUDGE), { force: args.force, hasArtifact: store.hasArtifact })
-      : await geminiRunJudge({
-          env: loadEnv(io.env),
+      : await llmRunJudge({
+          definition: judgeDefinition(args, io),
+          env: io.env,
           mock: args.mock === true,
-          model: args.model,
           concurrency: args.concurrency,
           cache: createDbJudgeCache(db),
           judgeIdOf: (identity) => ensureJudge(db, identity),

@@ -6,6 +6,8 @@ import { enqueueJob, requestCancel } from "@/db/queries/jobs";
 import { runAction, type ActionResult } from "@/lib/errors/action-result";
 import { agentFileProblem, jobParamsFromForm } from "@/lib/jobs/form";
 import { isAgentFilePath } from "@/lib/jobs/schema";
+import { loadEnv } from "@/lib/config/env";
+import { availableJudges, findJudge } from "@/lib/judge/llm/judge-definitions";
 import { authorize } from "../session";
 
 /**
@@ -22,6 +24,11 @@ export async function enqueueJobAction(_previous: ActionResult | null, form: For
       // The worker runs in the project folder, as this server does.
       const problem = await agentFileProblem(process.cwd(), params.agent);
       if (problem) return { ok: false, error: problem };
+    }
+    if (params.kind === "evaluate" && params.judge !== "rule") {
+      // The worker reads the same environment and judges file as this server.
+      const env = loadEnv();
+      findJudge(availableJudges({ file: env.STUDIO_JUDGES, geminiModel: env.STUDIO_JUDGE_MODEL }), params.judge);
     }
     const id = enqueueJob(getAppDb(), params);
     revalidatePath("/jobs");

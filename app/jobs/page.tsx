@@ -12,7 +12,22 @@ import { EmptyState } from "@/components/ui/states";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
 import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
 import { AGENT_CLI_NAMES } from "@/lib/agents/external";
+import { loadEnv } from "@/lib/config/env";
+import { availableJudges } from "@/lib/judge/llm/judge-definitions";
 import { currentUser, requireReader } from "../session";
+
+/** The judges an evaluation can use: the rule judge, then the LLM judge definitions. */
+function judgeChoices(): { id: string; label: string }[] {
+  const env = loadEnv();
+  const llm = availableJudges({ file: env.STUDIO_JUDGES, geminiModel: env.STUDIO_JUDGE_MODEL });
+  return [
+    { id: "rule", label: "rule (deterministic)" },
+    ...llm.map((j) => ({
+      id: j.id,
+      label: `${j.id}: ${j.provider} ${j.model}${j.promptVersion ? ` prompts v${j.promptVersion}` : ""}, temperature ${j.temperature}`,
+    })),
+  ];
+}
 
 /**
  * The job queue with progress and logs. An evaluation's log lists violations per metric (of one
@@ -43,6 +58,7 @@ export default async function JobsPage() {
             .map((b) => b.id)}
           subtasks={SUBTASKS.map((s) => ({ id: s.id, label: s.label }))}
           agents={{ builtin: [...BUILTIN_FRAMEWORKS], clis: [...AGENT_CLI_NAMES] }}
+          judges={judgeChoices()}
         />
       ) : (
         <EmptyState

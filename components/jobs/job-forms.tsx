@@ -8,12 +8,15 @@ export function JobForms({
   benchmarks,
   subtasks,
   agents,
+  judges,
   enqueueAction,
 }: {
   benchmarks: string[];
   subtasks: { id: string; label: string }[];
   /** The built-in agents and the agent CLIs, from the registries in lib/agents. */
   agents: { builtin: string[]; clis: string[] };
+  /** `rule` and the LLM judge definitions (lib/judge/llm/judge-definitions.ts). */
+  judges: { id: string; label: string }[];
   enqueueAction: EnqueueAction;
 }) {
   const [agent, setAgent] = useState(agents.builtin[0] ?? AGENT_FILE_CHOICE);
@@ -91,9 +94,12 @@ export function JobForms({
         <input type="hidden" name="kind" value="evaluate" />
         <label>
           Judge
-          <select name="judge">
-            <option value="rule">rule</option>
-            <option value="gemini">gemini</option>
+          <select name="judge" data-testid="judge-select">
+            {judges.map((j) => (
+              <option key={j.id} value={j.id}>
+                {j.label}
+              </option>
+            ))}
           </select>
         </label>
         <label>

@@ -9,16 +9,17 @@ import { AppError } from "@/lib/errors/app-error";
 import { BUILTIN_FRAMEWORKS, type BuiltinFramework } from "./builtin";
 import { EXTERNAL_FRAMEWORKS, externalAdapter, type ExternalFramework } from "./external";
 import { fieldIssue } from "@/lib/errors/zod-issues";
+import { PROVIDER_IDS, type ProviderId } from "@/lib/llm/chat";
 
 export const AGENT_FRAMEWORKS = [...BUILTIN_FRAMEWORKS, ...EXTERNAL_FRAMEWORKS] as const;
-export const PROVIDERS = ["gemini", "openai", "anthropic"] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+export { PROVIDER_IDS as PROVIDERS, DEFAULT_MODELS } from "@/lib/llm/chat";
+export type { ProviderId as ProviderName } from "@/lib/llm/chat";
 
 export const AgentSpecSchema = z
   .object({
     framework: z.enum(AGENT_FRAMEWORKS),
     name: z.string().min(1).max(200).optional(),
-    provider: z.enum(PROVIDERS).optional(),
+    provider: z.enum(PROVIDER_IDS).optional(),
     model: z.string().min(1).max(200).optional(),
     guidelines: z.string().max(200_000).nullable().optional(),
     limits: LimitsSchema.optional(),
@@ -38,7 +39,7 @@ export const isExternal = (framework: string): framework is ExternalFramework =>
   (EXTERNAL_FRAMEWORKS as readonly string[]).includes(framework);
 
 /** The provider an agent talks to: the CLIs each speak one protocol. */
-export function providerFor(spec: AgentSpec): ProviderName {
+export function providerFor(spec: AgentSpec): ProviderId {
   if (isExternal(spec.framework) && spec.framework !== "command") {
     const fixed = externalAdapter(spec.framework).protocol;
     if (spec.provider && spec.provider !== fixed)
@@ -50,12 +51,6 @@ export function providerFor(spec: AgentSpec): ProviderName {
   }
   return spec.provider ?? (spec.framework === "command" ? "openai" : "gemini");
 }
-
-export const DEFAULT_MODELS: Record<ProviderName, string> = {
-  gemini: "gemini-2.5-flash",
-  openai: "gpt-5",
-  anthropic: "claude-sonnet-4-5",
-};
 
 /** Parses a JSON agent file; errors name the file and the field. */
 export function parseAgentSpecFile(text: string, file: string): AgentSpec {

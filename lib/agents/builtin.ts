@@ -3,7 +3,7 @@
  * write_file, delete_file, list_dir, run_python, as the published smolagents harness exposes) and
  * a terminal + editor agent (bash, str_replace_editor, task_tracker, as OpenHands exposes).
  */
-import type { ToolCall } from "./chat";
+import type { ToolCall } from "@/lib/llm/chat";
 import type { Toolbox } from "./loop";
 import type { ToolContext, ToolSet } from "./tools/types";
 import { createFileTools } from "./tools/file-tools";

@@ -6,7 +6,7 @@
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
 import type { ResourceLimit } from "@/lib/agents/sandbox";
-import type { ChatMessage, ChatProvider, ToolCall, ToolSpec } from "./chat";
+import type { ChatMessage, ChatProvider, ToolCall, ToolSpec } from "@/lib/llm/chat";
 
 export interface ToolOutcome {
   output: string;

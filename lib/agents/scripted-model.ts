@@ -7,8 +7,8 @@
 import type { BuiltinFramework } from "@/lib/agents/builtin";
 import type { ExternalFramework } from "@/lib/agents/external";
 import { loadScriptedMoveParser } from "./scripted-move";
-import { startMockModelServer } from "@/lib/agents/mock-server";
-import { scriptFromTurns, type MockConversation } from "@/lib/agents/mock-server/script";
+import { startMockModelServer } from "@/lib/llm/mock-server";
+import { scriptFromTurns, type MockConversation } from "@/lib/llm/mock-server/script";
 import {
   scriptedTurns,
   TOOL_SETS,

@@ -4,7 +4,7 @@
  * candidates join the subtask's pool for that build and are stored with the benchmark's config.
  */
 import { z } from "zod";
-import type { LlmProvider } from "@/lib/llm/provider";
+import type { ChatProvider } from "@/lib/llm/chat";
 import { checkParaphrase, findNearDuplicates, PARAPHRASES, PLACEHOLDERS_BY_SUBTASK } from "./paraphrases";
 import { SUBTASK_IDS, type SubtaskId } from "./subtasks";
 
@@ -38,17 +38,18 @@ export function candidatePrompt(subtask: SubtaskId, count: number): string {
 
 /** Asks for `count` candidates per subtask and keeps those that pass every check. */
 export async function generateParaphraseCandidates(
-  provider: LlmProvider,
+  provider: ChatProvider,
   model: string,
   count: number,
   subtasks: readonly SubtaskId[] = SUBTASK_IDS,
 ): Promise<CandidateReport[]> {
   const reports: CandidateReport[] = [];
   for (const subtask of subtasks) {
-    const response = await provider.generate({
+    const response = await provider.chat({
       model,
       system: "You write prompt paraphrases for a benchmark. You answer with JSON only.",
-      prompt: candidatePrompt(subtask, count),
+      messages: [{ role: "user", text: candidatePrompt(subtask, count) }],
+      tools: [],
       responseJsonSchema: RESPONSE_SCHEMA,
       temperature: 0.7,
     });

@@ -28,10 +28,17 @@ export const EnvSchema = z
     STUDIO_IMPORT_TIMEOUT_SECONDS: PositiveInt.default(120),
     /** Content kept per workspace or agent file of a run; larger files are kept by size and sha256 only. */
     STUDIO_MAX_STORED_FILE_BYTES: PositiveInt.default(DEFAULT_MAX_STORED_FILE_BYTES),
-    /** The LLM judge's Gemini key and endpoint (the @google/genai SDK's own variable names). */
+    /** Model keys and endpoints (each vendor SDK's own variable names), read by lib/llm/endpoints.ts. */
     GEMINI_API_KEY: z.string().min(1).optional(),
     GOOGLE_GEMINI_BASE_URL: z.url().optional(),
+    ANTHROPIC_API_KEY: z.string().min(1).optional(),
+    ANTHROPIC_BASE_URL: z.url().optional(),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    OPENAI_BASE_URL: z.url().optional(),
+    /** The built-in `gemini` judge's model. */
     STUDIO_JUDGE_MODEL: z.string().min(1).default("gemini-2.5-flash"),
+    /** A JSON file of LLM judge definitions (lib/judge/llm/judge-definitions.ts), for evaluate and the Jobs page. */
+    STUDIO_JUDGES: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     // Past its heap cap a worker may take the whole server down with it (json-budget.ts): the JSON

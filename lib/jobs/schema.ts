@@ -8,6 +8,7 @@ import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
 import { AGENT_CLI_NAMES, externalAdapter } from "@/lib/agents/external";
 import { BenchmarkIdSchema } from "@/lib/benchmark/schema";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
+import { JudgeIdSchema } from "@/lib/judge/llm/judge-definitions";
 
 /** The agents a job can name: the built-in agents and the agent CLIs; or else an agent file. */
 export const JOB_AGENTS = [...BUILTIN_FRAMEWORKS, ...AGENT_CLI_NAMES] as const;
@@ -55,7 +56,8 @@ export const RunAgentsJobSchema = z
 
 export const EvaluateJobSchema = z.object({
   kind: z.literal("evaluate"),
-  judge: z.enum(["rule", "gemini"]).default("rule"),
+  /** `rule`, or the id of an LLM judge definition (checked against the available ones when queued). */
+  judge: JudgeIdSchema.default("rule"),
   mock: z.boolean().default(false),
   runs: z.string().min(1).max(200).optional(),
   force: z.boolean().default(false),

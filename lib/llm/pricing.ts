@@ -1,7 +1,8 @@
 /**
- * Token prices per model (USD per 1M tokens) and the cost of one call. Defaults are Google's
- * published paid-tier text prices for the Gemini 2.5 family (prompts up to 200k tokens; thinking
- * tokens are billed as output); pass your own table to override or extend them.
+ * Token prices per model (USD per 1M tokens) and the cost of one call. Defaults are the vendors'
+ * published standard text prices (Google paid tier for prompts up to 200k tokens, thinking billed as
+ * output; Anthropic and OpenAI list prices; DeepSeek's cache-miss input price), as of late 2025;
+ * pass your own table to override or extend them.
  */
 import type { ModelPrice, PriceTable } from "./schema";
 
@@ -9,8 +10,21 @@ export const DEFAULT_PRICES: PriceTable = {
   "gemini-2.5-flash": { inputPerMillion: 0.3, outputPerMillion: 2.5 },
   "gemini-2.5-flash-lite": { inputPerMillion: 0.1, outputPerMillion: 0.4 },
   "gemini-2.5-pro": { inputPerMillion: 1.25, outputPerMillion: 10 },
-  // The scripted mock of the offline demo costs nothing, and says so.
+  "gemini-3-flash": { inputPerMillion: 0.5, outputPerMillion: 3 },
+  "gemini-3-pro": { inputPerMillion: 2, outputPerMillion: 12 },
+  "claude-haiku-4-5": { inputPerMillion: 1, outputPerMillion: 5 },
+  "claude-sonnet-4-5": { inputPerMillion: 3, outputPerMillion: 15 },
+  "claude-opus-4-5": { inputPerMillion: 5, outputPerMillion: 25 },
+  "gpt-5": { inputPerMillion: 1.25, outputPerMillion: 10 },
+  "gpt-5-mini": { inputPerMillion: 0.25, outputPerMillion: 2 },
+  "gpt-4.1": { inputPerMillion: 2, outputPerMillion: 8 },
+  "deepseek-chat": { inputPerMillion: 0.28, outputPerMillion: 0.42 },
+  "deepseek-reasoner": { inputPerMillion: 0.28, outputPerMillion: 0.42 },
+  // The scripted mocks of the offline demo cost nothing, and say so.
   "mock-gemini": { inputPerMillion: 0, outputPerMillion: 0 },
+  "mock-anthropic": { inputPerMillion: 0, outputPerMillion: 0 },
+  "mock-openai": { inputPerMillion: 0, outputPerMillion: 0 },
+  "mock-model": { inputPerMillion: 0, outputPerMillion: 0 },
 };
 
 /**

@@ -1,18 +1,10 @@
 /**
- * The provider interface every LLM judge talks to, and the one place provider failures become
- * AppErrors: UNAVAILABLE (retryable: 408, 429, 5xx, network, timeouts) or INVALID_INPUT (other 4xx,
- * which a retry cannot fix).
+ * The one place model-provider failures become AppErrors: UNAVAILABLE (retryable: 408, 429, 5xx,
+ * network, timeouts) or INVALID_INPUT (other 4xx, which a retry cannot fix). The vendor SDKs throw
+ * errors carrying `status`; their connection failures are instances of APIConnectionError and
+ * APIConnectionTimeoutError (openai, @anthropic-ai/sdk).
  */
 import { AppError, isAppError } from "@/lib/errors/app-error";
-import type { LlmRequest, LlmResponse } from "./schema";
-
-export type { LlmRequest, LlmResponse } from "./schema";
-
-export interface LlmProvider {
-  /** Short provider id recorded with each verdict (`gemini`, ...). */
-  name: string;
-  generate(request: LlmRequest): Promise<LlmResponse>;
-}
 
 /** Request timeout, rate limit or quota, and server errors: the same request may succeed later. */
 export function isRetryableStatus(status: number): boolean {
@@ -42,6 +34,8 @@ function messageOf(error: unknown): string {
 function isNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === "AbortError" || error.name === "TimeoutError") return true;
+  // The SDKs' classes leave `name` as "Error"; their constructors carry the name.
+  if (["APIConnectionError", "APIConnectionTimeoutError"].includes(error.constructor.name)) return true;
   if (error instanceof TypeError && /fetch failed|network|terminated|socket/i.test(error.message)) return true;
   const cause = (error as { cause?: unknown }).cause;
   const code = cause !== null && typeof cause === "object" ? (cause as { code?: unknown }).code : undefined;

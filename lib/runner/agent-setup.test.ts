@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentSpecOf } from "@/lib/agents/agent-file";
-import { MOCK_MODEL } from "@/lib/agents/mock-server/script";
+import { MOCK_MODEL } from "@/lib/llm/mock-server/script";
 import { prepareAgent } from "./agent-setup";
 
 describe("prepareAgent", () => {

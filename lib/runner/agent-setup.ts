@@ -8,8 +8,9 @@ import { programOf } from "@/lib/agents/agent-file";
 import type { BuiltinFramework } from "@/lib/agents/builtin";
 import { externalAdapter } from "@/lib/agents/external";
 import { authHeaders, PROVIDER_BASE_URLS, resolveAgentProgram } from "@/lib/agents/external/program";
-import { MOCK_MODEL } from "@/lib/agents/mock-server/script";
-import { createChatProvider, withRetries } from "@/lib/agents/providers";
+import { API_KEY_ENV, BASE_URL_ENV, mockBaseUrl } from "@/lib/llm/endpoints";
+import { MOCK_MODEL } from "@/lib/llm/mock-server/script";
+import { createChatProvider, withRetries } from "@/lib/llm/providers";
 import { scriptToolSetOf, startScriptedModel, type ScriptedModel } from "@/lib/agents/scripted-model";
 import type { AgentConfig } from "@/lib/bundle/schema";
 import type { RunRecord } from "@/lib/bundle/write";
@@ -17,13 +18,6 @@ import { AppError } from "@/lib/errors/app-error";
 import type { RecordRunOptions } from "./record-run";
 import { runExternalAgent } from "./run-external";
 import { runInstance } from "./run-instance";
-
-const API_KEY_ENV = { gemini: "GEMINI_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" } as const;
-const BASE_URL_ENV = {
-  gemini: "GOOGLE_GEMINI_BASE_URL",
-  openai: "OPENAI_BASE_URL",
-  anthropic: "ANTHROPIC_BASE_URL",
-} as const;
 
 export interface AgentSetup {
   agent: AgentConfig;
@@ -60,7 +54,8 @@ async function setUp(spec: AgentSpec, options: AgentSetupOptions, mock: Scripted
   let model = spec.model ?? DEFAULT_MODELS[providerName];
   if (mock) {
     apiKey = "mock-key";
-    baseUrl = providerName === "openai" && isBuiltin(spec.framework) ? `${mock.url}/v1` : mock.url;
+    // External agents reach the mock through the gateway, which forwards their own `/v1/...` paths.
+    baseUrl = isBuiltin(spec.framework) ? mockBaseUrl(providerName, mock.url) : mock.url;
     model = MOCK_MODEL;
   }
   if (!apiKey)

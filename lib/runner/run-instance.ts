@@ -3,7 +3,7 @@
  * here, every tool acting through the sandbox; recordRun does the workspace, snapshots and record.
  */
 import { builtinToolbox, SYSTEM_PROMPTS, type BuiltinFramework } from "@/lib/agents/builtin";
-import type { ChatProvider } from "@/lib/agents/chat";
+import type { ChatProvider } from "@/lib/llm/chat";
 import { runAgentLoop } from "@/lib/agents/loop";
 import type { AgentConfig } from "@/lib/bundle/schema";
 import type { RunRecord } from "@/lib/bundle/write";

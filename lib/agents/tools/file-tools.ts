@@ -6,7 +6,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { ToolSpec } from "@/lib/agents/chat";
+import type { ToolSpec } from "@/lib/llm/chat";
 import {
   readResolved,
   clip,

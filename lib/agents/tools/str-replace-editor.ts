@@ -8,7 +8,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { ToolSpec } from "@/lib/agents/chat";
+import type { ToolSpec } from "@/lib/llm/chat";
 import { AppError } from "@/lib/errors/app-error";
 import {
   clip,

@@ -3,7 +3,7 @@
  * that works on the workspace (files directly, commands through the sandbox). Every result says
  * which files it read, wrote or deleted, so the runner can record them as trajectory steps.
  */
-import type { ToolSpec } from "@/lib/agents/chat";
+import type { ToolSpec } from "@/lib/llm/chat";
 import type { CommandLimits, ResourceLimit, Sandbox } from "@/lib/agents/sandbox";
 
 export interface FileAction {

@@ -2,18 +2,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { isAppError } from "@/lib/errors/app-error";
 import { evaluationInput } from "@/lib/judge/input.fixture";
-import { createGeminiProvider } from "@/lib/llm/gemini";
-import { startMockGeminiServer, type MockGeminiServer, type MockResponder } from "@/lib/llm/mock-gemini-server";
+import { startMockModelServer, type MockModelServer } from "@/lib/llm/mock-server";
+import { createGeminiChatProvider } from "@/lib/llm/providers";
+import { judgeScript, seenRequest, type JudgeResponder } from "./mock-judge.fixture";
 import { createMemoryJudgeCache } from "./cache.fixture";
 import { createLlmJudge, type LlmJudgeOptions } from "./llm-judge";
 import { PROMPT_VERSION } from "./prompts";
 import { LLM_JUDGED_METRICS } from "./schema";
 
-let server: MockGeminiServer | null = null;
+let server: MockModelServer | null = null;
 
-async function setup(respond: MockResponder, options: Partial<LlmJudgeOptions> = {}) {
-  server = await startMockGeminiServer({ respond, apiKey: "k" });
-  const provider = createGeminiProvider({ apiKey: "k", baseUrl: server.url });
+async function setup(respond: JudgeResponder, options: Partial<LlmJudgeOptions> = {}) {
+  server = await startMockModelServer({ script: judgeScript(respond), apiKey: "k" });
+  const provider = createGeminiChatProvider({ apiKey: "k", baseUrl: server.url });
   const judge = createLlmJudge({
     provider,
     model: "gemini-2.5-flash",
@@ -58,7 +59,7 @@ describe("createLlmJudge", () => {
     expect(verdict?.rationale).toContain("do not exist were dropped: s99");
     expect(verdict?.evidence).toContainEqual({ message: "cited steps that do not exist were dropped: s99" });
     // The request: versioned system instruction, the run rendered, structured output asked for.
-    const request = server.requests[0]!;
+    const request = seenRequest(server, 0);
     expect(request.system).toContain("**File Read**");
     expect(request.prompt).toContain(`# Metric: file_read (prompt ${PROMPT_VERSION.file_read})`);
     expect(request.prompt).toContain("[s1] file_read pkg/a.py");
@@ -73,7 +74,7 @@ describe("createLlmJudge", () => {
     const { server, judge } = await setup(() => answer("not_violated"));
     const verdicts = await judge.judgeRun(input);
     expect(verdicts.map((v) => v.metric)).toEqual([...LLM_JUDGED_METRICS]);
-    expect(server.requests.map((r) => /^# Metric: (\w+)/m.exec(r.prompt)?.[1]).sort()).toEqual(
+    expect(server.requests.map((_r, i) => /^# Metric: (\w+)/m.exec(seenRequest(server, i).prompt)?.[1]).sort()).toEqual(
       [...LLM_JUDGED_METRICS].sort(),
     );
   });
@@ -136,12 +137,12 @@ describe("createLlmJudge", () => {
     const cache = createMemoryJudgeCache();
     const { server, judge } = await setup(() => answer("not_violated"), { cache });
     await judge.judgeRun(input, ["file_read"]);
-    const provider = createGeminiProvider({ apiKey: "k", baseUrl: server.url });
+    const provider = createGeminiChatProvider({ apiKey: "k", baseUrl: server.url });
     const same = createLlmJudge({ provider, model: "gemini-2.5-flash", cache });
     const other = createLlmJudge({ provider, model: "gemini-2.5-pro", cache });
     expect((await same.judgeRun(input, ["file_read"]))[0]?.cached).toBe(true);
     expect((await other.judgeRun(input, ["file_read"]))[0]?.cached).toBe(false);
-    expect(server.requests.map((r) => r.model)).toEqual(["gemini-2.5-flash", "gemini-2.5-pro"]);
+    expect(server.requests.map((r) => r.conversation.model)).toEqual(["gemini-2.5-flash", "gemini-2.5-pro"]);
   });
 
   it("does not cache invalid answers", async () => {
@@ -188,7 +189,7 @@ describe("createLlmJudge", () => {
   it("computes tokens and cost from usage and the price table", async () => {
     const { server, judge } = await setup(() => answer("not_violated"));
     const [verdict] = await judge.judgeRun(input, ["file_read"]);
-    const request = server.requests[0]!;
+    const request = seenRequest(server, 0);
     const inputTokens = Math.ceil(request.system.length / 4) + Math.ceil(request.prompt.length / 4);
     const outputTokens = Math.ceil(answer("not_violated").length / 4);
     expect(verdict).toMatchObject({ inputTokens, outputTokens });
@@ -205,7 +206,7 @@ describe("createLlmJudge", () => {
     });
     const [priced] = await judge.judgeRun(input, ["file_read"]);
     expect(priced?.costUsd).toBe(priced?.inputTokens);
-    const provider = createGeminiProvider({ apiKey: "k", baseUrl: server.url });
+    const provider = createGeminiChatProvider({ apiKey: "k", baseUrl: server.url });
     const unknown = createLlmJudge({ provider, model: "unpriced-model" });
     expect((await unknown.judgeRun(input, ["file_read"]))[0]?.costUsd).toBeNull();
   });
@@ -214,7 +215,7 @@ describe("createLlmJudge", () => {
     const { judge, server } = await setup(() => answer("not_violated"));
     const error = await judge.judgeRun(input, ["syntax"]).catch((e: unknown) => e);
     expect(isAppError(error, "INVALID_INPUT")).toBe(true);
-    const provider = createGeminiProvider({ apiKey: "k", baseUrl: server.url });
+    const provider = createGeminiChatProvider({ apiKey: "k", baseUrl: server.url });
     expect(() => createLlmJudge({ provider, model: "m", concurrency: 0 })).toThrow(/concurrency/);
     expect(() => createLlmJudge({ provider, model: "m", contextBudgetChars: 100 })).toThrow(/contextBudgetChars/);
   });
@@ -248,7 +249,7 @@ describe("long trajectories", () => {
     const budget = 120_000;
     const { judge } = await setup(() => answer("violated"), { contextBudgetChars: budget });
     const prepared = await judge.prepare(evaluationInput({ steps: trajectory }), "resource_exhaustion");
-    const prompt = prepared.request.prompt;
+    const prompt = prepared.request.messages[0]!.text;
     expect(prompt.length).toBeLessThanOrEqual(budget);
     expect(prompt).toMatch(
       /\[\.\.\. [\d,]+ steps? elided: [\d,]+ observations?, [\d,]+ messages? \.\.\.\]|\(\+1 message\)/,
@@ -266,8 +267,8 @@ describe("long trajectories", () => {
     const trajectory = longRun(3000);
     const { judge } = await setup(() => answer("violated"), { contextBudgetChars: 20_000 });
     const prepared = await judge.prepare(evaluationInput({ steps: trajectory }), "file_read");
-    expect(prepared.request.prompt.length).toBeLessThanOrEqual(20_000);
-    expect(prepared.request.prompt).toMatch(
+    expect(prepared.request.messages[0]!.text.length).toBeLessThanOrEqual(20_000);
+    expect(prepared.request.messages[0]!.text).toMatch(
       /\[\.\.\. [\d,]+ steps elided: [\d,]+ observations, [\d,]+ messages, [\d,]+ tool calls \.\.\.\]/,
     );
   });
@@ -283,10 +284,43 @@ describe("long trajectories", () => {
     }));
     const { server, judge } = await setup(() => answer("violated", ["s100", "s2999"]));
     const [verdict] = await judge.judgeRun(evaluationInput({ steps: loop }), ["resource_exhaustion"]);
-    const prompt = server.requests[0]!.prompt;
+    const prompt = seenRequest(server, 0).prompt;
     expect(prompt.length).toBeLessThanOrEqual(120_000);
     expect(prompt).toMatch(/\[\.\.\. the same step repeated [\d,]+ more times up to \[s\d+\] \.\.\.\]/);
     expect(verdict?.citations).toEqual([{ stepId: "s100" }, { stepId: "s2999" }]);
     expect(verdict?.evidence.some((e) => e.message.includes("condensed trajectory"))).toBe(true);
+  });
+});
+
+describe("retries at the judge level", () => {
+  const one = evaluationInput({ steps: [{ id: "s1", kind: "file_read", path: "pkg/a.py" }] });
+
+  it("retries a 429 and then succeeds", async () => {
+    let calls = 0;
+    const retries: number[] = [];
+    const { server, judge } = await setup(() => (++calls === 1 ? { status: 429 } : answer("not_violated")), {
+      maxRetries: 3,
+      retryMaxDelayMs: 5,
+      onEvent: (e) => e.type === "retry" && retries.push(e.attempt),
+    });
+    const [verdict] = await judge.judgeRun(one, ["file_read"]);
+    expect(verdict).toMatchObject({ value: "not_violated", attempts: 2, cached: false });
+    expect(server.requests).toHaveLength(2);
+    expect(retries).toEqual([1]);
+  });
+
+  it("gives up after maxRetries on persistent 503", async () => {
+    const { server, judge } = await setup(() => ({ status: 503 }), { maxRetries: 2 });
+    const error = await judge.judgeRun(one, ["file_read"]).catch((e: unknown) => e);
+    expect(isAppError(error, "UNAVAILABLE")).toBe(true);
+    expect((error as Error).message).toContain("file_read");
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("does not retry a 400", async () => {
+    const { server, judge } = await setup(() => ({ status: 400, text: "bad request" }), { maxRetries: 3 });
+    const error = await judge.judgeRun(one, ["file_read"]).catch((e: unknown) => e);
+    expect(isAppError(error, "INVALID_INPUT")).toBe(true);
+    expect(server.requests).toHaveLength(1);
   });
 });

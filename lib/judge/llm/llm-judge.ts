@@ -8,17 +8,19 @@ import pLimit from "p-limit";
 import { AppError } from "@/lib/errors/app-error";
 import type { EvaluationInput } from "@/lib/judge/schema";
 import { costOf, DEFAULT_PRICES } from "@/lib/llm/pricing";
-import { isRetryableLlmError, type LlmProvider } from "@/lib/llm/provider";
+import type { ChatProvider, ChatRequest } from "@/lib/llm/chat";
+import { isRetryableLlmError } from "@/lib/llm/provider";
 import { withRetry } from "@/lib/llm/retry";
-import type { LlmRequest, LlmResponse, PriceTable } from "@/lib/llm/schema";
+import type { PriceTable } from "@/lib/llm/schema";
 import type { MetricId } from "@/lib/metrics/catalog";
 import { parseJudgeAnswer, verdictFromAnswer } from "./answer";
 import { judgeCacheKey, readCache } from "./cache";
-import { loadPrompt } from "./prompts";
+import { loadPrompt, PROMPT_VERSION } from "./prompts";
 import { renderRun } from "./render-run";
 import {
   JUDGE_ANSWER_JSON_SCHEMA,
   LLM_JUDGED_METRICS,
+  type CachedResponse,
   type JudgeCache,
   type LlmJudgedMetric,
   type LlmVerdict,
@@ -28,7 +30,7 @@ export const DEFAULT_CONTEXT_BUDGET_CHARS = 120_000;
 const MIN_CONTEXT_BUDGET_CHARS = 8_000;
 
 export interface LlmJudgeOptions {
-  provider: LlmProvider;
+  provider: ChatProvider;
   model: string;
   /** Provider calls in flight at once, across every judgeRun of this judge (default 4). */
   concurrency?: number;
@@ -48,6 +50,8 @@ export interface LlmJudgeOptions {
   maxOutputTokens?: number;
   /** Judge name recorded with verdicts (default `llm-<provider>`). */
   name?: string;
+  /** The prompt version of every metric (`3` = `<metric>.v3`); unset = each metric's current one. */
+  promptVersion?: number;
   /** Injected for tests. */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -64,7 +68,7 @@ export type JudgeEvent =
 export interface PreparedRequest {
   metric: LlmJudgedMetric;
   promptVersion: string;
-  request: LlmRequest;
+  request: ChatRequest;
   cacheKey: string;
   elidedSteps: number;
 }
@@ -86,6 +90,8 @@ export interface LlmJudge {
   prepare(input: EvaluationInput, metric: LlmJudgedMetric): Promise<PreparedRequest>;
   /** Totals since the judge was created. */
   usage(): LlmJudgeUsage;
+  /** The prompt version this judge uses for a metric (`file_read.v3`). */
+  promptVersionOf(metric: LlmJudgedMetric): string;
 }
 
 function checkMetrics(metrics: readonly MetricId[]): LlmJudgedMetric[] {
@@ -115,6 +121,10 @@ function checkOptions(options: LlmJudgeOptions): { concurrency: number; maxRetri
   return { concurrency, maxRetries, budget };
 }
 
+function promptVersionFor(options: Pick<LlmJudgeOptions, "promptVersion">, metric: LlmJudgedMetric): string {
+  return options.promptVersion === undefined ? PROMPT_VERSION[metric] : `${metric}.v${options.promptVersion}`;
+}
+
 /** The request for one (run, metric): the metric's prompt with the run rendered within the budget. */
 async function prepareRequest(
   options: LlmJudgeOptions,
@@ -122,12 +132,13 @@ async function prepareRequest(
   input: EvaluationInput,
   metric: LlmJudgedMetric,
 ): Promise<PreparedRequest> {
-  const prompt = await loadPrompt(metric);
+  const prompt = await loadPrompt(metric, promptVersionFor(options, metric));
   const rendered = renderRun(prompt.user, input, { budgetChars: budget });
-  const request: LlmRequest = {
+  const request: ChatRequest = {
     model: options.model,
     system: prompt.system,
-    prompt: rendered.user,
+    messages: [{ role: "user", text: rendered.user }],
+    tools: [],
     responseJsonSchema: JUDGE_ANSWER_JSON_SCHEMA as unknown as Record<string, unknown>,
     temperature: options.temperature ?? 0,
     maxOutputTokens: options.maxOutputTokens ?? 8192,
@@ -136,14 +147,14 @@ async function prepareRequest(
     metric,
     promptVersion: prompt.promptVersion,
     request,
-    cacheKey: judgeCacheKey(prompt.promptVersion, options.model, request),
+    cacheKey: judgeCacheKey(prompt.promptVersion, options.provider.name, options.model, request),
     elidedSteps: rendered.trajectory.elidedSteps,
   };
 }
 
 /** A response with how it came: `reused` when from the cache or an identical request in flight. */
 interface Answered {
-  response: LlmResponse;
+  response: CachedResponse;
   attempts: number;
   reused: boolean;
 }
@@ -182,13 +193,25 @@ function verdictOf(
   };
 }
 
+/** What the judge keeps of a chat answer (and caches): its text, usage and stop reason. */
+function answerOf(response: Awaited<ReturnType<ChatProvider["chat"]>>): CachedResponse {
+  return {
+    text: response.text,
+    inputTokens: response.inputTokens,
+    outputTokens: response.outputTokens,
+    model: response.model,
+    latencyMs: response.latencyMs,
+    ...(response.finishReason ? { finishReason: response.finishReason } : {}),
+  };
+}
+
 export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
   const { provider, model } = options;
   const { concurrency, maxRetries, budget } = checkOptions(options);
   const prices: PriceTable = { ...DEFAULT_PRICES, ...options.prices };
   const limit = pLimit(concurrency);
   const cache = options.cache ?? null;
-  const inFlight = new Map<string, Promise<{ response: LlmResponse; attempts: number }>>();
+  const inFlight = new Map<string, Promise<{ response: CachedResponse; attempts: number }>>();
   const totals: LlmJudgeUsage = { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const identity = {
     kind: "llm" as const,
@@ -200,7 +223,7 @@ export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
 
   /** One provider call with retries; each attempt takes a concurrency slot (backoff sleeps hold none). */
   function call(runId: string, prepared: PreparedRequest) {
-    return withRetry(() => limit(() => provider.generate(prepared.request)), {
+    return withRetry(() => limit(() => provider.chat(prepared.request).then(answerOf)), {
       maxRetries,
       baseDelayMs: options.retryBaseDelayMs ?? 1000,
       maxDelayMs: options.retryMaxDelayMs ?? 30_000,
@@ -274,6 +297,7 @@ export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
     identity,
     prepare,
     usage: () => ({ ...totals }),
+    promptVersionOf: (metric) => promptVersionFor(options, metric),
     async judgeRun(input, metrics = LLM_JUDGED_METRICS) {
       const wanted = checkMetrics(metrics);
       const stepIds = new Set(input.steps.map((s) => s.id));

@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 import type { VerdictDraft } from "@/lib/judge/schema";
-import { LlmResponseSchema } from "@/lib/llm/schema";
 import { metricsJudgedBy } from "@/lib/metrics/catalog";
 
 /** The metrics the catalog has decided by rules + an LLM judge (`judges` includes "llm"). */
@@ -49,7 +48,21 @@ export const JUDGE_ANSWER_JSON_SCHEMA = {
 } as const;
 
 /** A cached provider answer: the response as it came, so a cache hit yields the same verdict. */
-export const CachedResponseSchema = LlmResponseSchema;
+/** A judge model's answer as the cache keeps it. */
+export const CachedResponseSchema = z
+  .object({
+    /** The model's text (the JSON document, unparsed). */
+    text: z.string(),
+    inputTokens: z.number().int().min(0),
+    /** Billed output tokens, thinking included. */
+    outputTokens: z.number().int().min(0),
+    /** The model that answered, as the provider reports it. */
+    model: z.string(),
+    latencyMs: z.number().min(0),
+    /** Why generation stopped (`STOP`, `MAX_TOKENS`, `max_tokens`, `length`, ...), where the provider says. */
+    finishReason: z.string().optional(),
+  })
+  .strict();
 export type CachedResponse = z.infer<typeof CachedResponseSchema>;
 
 export interface JudgeCache {

@@ -1,23 +1,26 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { evaluationInput } from "@/lib/judge/input.fixture";
-import { createGeminiProvider } from "@/lib/llm/gemini";
-import { startMockGeminiServer, type MockGeminiServer } from "@/lib/llm/mock-gemini-server";
+import { PROVIDER_IDS, type ProviderId } from "@/lib/llm/chat";
+import { mockBaseUrl } from "@/lib/llm/endpoints";
+import { promptScript, startMockModelServer, type MockModelServer } from "@/lib/llm/mock-server";
+import { createChatProvider } from "@/lib/llm/providers";
 import { createLlmJudge } from "./llm-judge";
 import { renderTrajectory } from "./render-trajectory";
-import { scriptedJudgeResponder, stepsOfTrajectory } from "./scripted-judge-responder";
+import { scriptedJudgeAnswer, scriptedModelOf, stepsOfTrajectory } from "./scripted-judge-responder";
 
-let server: MockGeminiServer | null = null;
+let server: MockModelServer | null = null;
 afterEach(async () => {
   await server?.close();
   server = null;
 });
 
-async function scriptedJudge() {
-  server = await startMockGeminiServer({ respond: scriptedJudgeResponder });
+/** The scripted judge behind the mock server, reached through a provider's real protocol and SDK. */
+async function scriptedJudge(provider: ProviderId = "gemini") {
+  server = await startMockModelServer({ script: promptScript(scriptedJudgeAnswer, scriptedModelOf(provider)) });
   return createLlmJudge({
-    provider: createGeminiProvider({ apiKey: "demo", baseUrl: server.url }),
-    model: "gemini-2.5-flash",
+    provider: createChatProvider({ provider, apiKey: "demo", baseUrl: mockBaseUrl(provider, server.url) }),
+    model: scriptedModelOf(provider),
   });
 }
 
@@ -36,9 +39,9 @@ const update = (path: string) => ({
   after: Buffer.from("b\n"),
 });
 
-describe("scriptedJudgeResponder through the real SDK", () => {
-  it("decides a well-behaved run as not violated, and labels itself mock-gemini at zero cost", async () => {
-    const judge = await scriptedJudge();
+describe.each(PROVIDER_IDS)("the scripted judge through the %s protocol and SDK", (provider) => {
+  it("decides a well-behaved run as not violated, and labels itself mock-<provider> at zero cost", async () => {
+    const judge = await scriptedJudge(provider);
     const run = evaluationInput({
       steps: [shell("s1", "cat pkg/a.py"), { id: "s2", kind: "file_write", path: "pkg/a.py" }],
       changes: [update("pkg/a.py")],
@@ -51,14 +54,14 @@ describe("scriptedJudgeResponder through the real SDK", () => {
       ["instruction_following", "not_violated"],
     ]);
     for (const v of verdicts) {
-      expect(v).toMatchObject({ model: "mock-gemini", costUsd: 0 });
+      expect(v).toMatchObject({ provider, model: `mock-${provider}`, costUsd: 0 });
       expect(v.rationale).toMatch(/^\[scripted mock, keyword heuristics\]/);
     }
     expect(verdicts[0]?.citations).toEqual([{ stepId: "s1" }]);
   });
 
   it("finds each misbehavior from the prompt text alone", async () => {
-    const judge = await scriptedJudge();
+    const judge = await scriptedJudge(provider);
     const run = evaluationInput({
       exitReason: "step_limit",
       steps: [
@@ -95,7 +98,7 @@ const call = (id: string, tool: string, args: Record<string, unknown>): Trajecto
   arguments: args,
 });
 
-describe("scriptedJudgeResponder on Environment Integrity: commands as the rule reads them", () => {
+describe("the scripted judge on Environment Integrity: commands as the rule reads them", () => {
   async function environmentOf(steps: TrajectoryStep[], over: Parameters<typeof evaluationInput>[0] = {}) {
     const judge = await scriptedJudge();
     const [verdict] = await judge.judgeRun(evaluationInput({ steps, ...over }), ["environment_integrity"]);
@@ -153,7 +156,7 @@ describe("scriptedJudgeResponder on Environment Integrity: commands as the rule 
   });
 });
 
-describe("scriptedJudgeResponder on File Read: reads as the rule reads them", () => {
+describe("the scripted judge on File Read: reads as the rule reads them", () => {
   async function fileReadOf(steps: TrajectoryStep[], over: Parameters<typeof evaluationInput>[0] = {}) {
     const judge = await scriptedJudge();
     const run = evaluationInput({ steps, changes: [update("pkg/a.py")], ...over });

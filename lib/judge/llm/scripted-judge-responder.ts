@@ -7,10 +7,10 @@
  * task and the changed paths, and reads them as the rules do (file-read.ts, system-metrics.ts:
  * after shell parsing, the shell's directory followed, the framework's tools from the tool
  * registry), so the two agree on what the prompt shows; Resource Exhaustion and Instruction
- * Following are keyword heuristics. It reports `modelVersion` `mock-gemini`, so stored verdicts
- * say they were scripted. */
+ * Following are keyword heuristics. It is served by the mock model server on any provider's protocol
+ * (llm-run-judge.ts) and reports the model `mock-<provider>`, so stored verdicts say they were scripted. */
 import { TrajectoryStepSchema, type TrajectoryStep } from "@/lib/bundle/schema";
-import type { MockGeminiRequest, MockReply } from "@/lib/llm/mock-gemini-server";
+import type { ProviderId } from "@/lib/llm/chat";
 import { DESCRIBED_ARGUMENT_NAMES } from "@/lib/tool-registry";
 import { InstanceSubtaskSchema } from "@/lib/benchmark/subtasks";
 import { SafeRelativePathSchema } from "@/lib/util/relative-path";
@@ -19,7 +19,8 @@ import { fileReadMetric } from "../rules/file-read";
 import { environmentIntegrityMetric } from "../rules/system-metrics";
 import type { EvaluationInput } from "../schema";
 
-export const SCRIPTED_MODEL = "mock-gemini";
+/** The model the scripted judge reports on a provider's protocol: `mock-gemini`, `mock-anthropic`, `mock-openai`. */
+export const scriptedModelOf = (provider: ProviderId) => `mock-${provider}`;
 
 type Verdict = "violated" | "not_violated" | "not_applicable";
 interface Decision {
@@ -300,9 +301,4 @@ export function scriptedJudgeAnswer(prompt: string): string {
     verdict: decision.verdict,
   };
   return JSON.stringify(answer);
-}
-
-/** A MockResponder: judge prompts get a deterministic verdict, anything else a short JSON note. */
-export function scriptedJudgeResponder(request: Pick<MockGeminiRequest, "prompt">): MockReply {
-  return { text: scriptedJudgeAnswer(request.prompt), modelVersion: SCRIPTED_MODEL };
 }

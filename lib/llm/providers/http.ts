@@ -1,21 +1,10 @@
 /**
  * What every chat provider shares: a per-call timeout through an AbortController, errors
- * normalized to AppError once (UNAVAILABLE is retryable, INVALID_INPUT is not), JSON POSTs with
- * `fetch`, and tolerant parsing of tool-call arguments that arrive as JSON text.
+ * normalized to AppError once (UNAVAILABLE is retryable, INVALID_INPUT is not), and tolerant
+ * parsing of tool-call arguments that arrive as JSON text.
  */
 import { AppError } from "@/lib/errors/app-error";
 import { normalizeLlmError } from "@/lib/llm/provider";
-
-/** An HTTP failure carrying its status, which `normalizeLlmError` maps to an AppError code. */
-export class HttpStatusError extends Error {
-  readonly status: number;
-
-  constructor(status: number, message: string) {
-    super(message);
-    this.name = "HttpStatusError";
-    this.status = status;
-  }
-}
 
 /**
  * Runs one model call with an abort signal that fires after `timeoutMs` (unset or 0 = none), and
@@ -47,45 +36,9 @@ export async function callWithTimeout<T>(
   }
 }
 
-/** The provider's own error message from a JSON error body (`{error: {message}}` or `{error: "..."}`). */
-function errorMessageOf(body: string): string {
-  try {
-    const json = JSON.parse(body) as { error?: unknown; message?: unknown };
-    const error = json.error;
-    if (typeof error === "string") return error;
-    if (error !== null && typeof error === "object" && "message" in error) return String(error.message);
-    if (typeof json.message === "string") return json.message;
-  } catch {
-    // Not JSON: an HTML error page or plain text from a proxy.
-  }
-  return body.slice(0, 300);
-}
-
-/** POSTs JSON and returns the parsed JSON answer; non-2xx answers throw HttpStatusError. */
-export async function postJson(
-  url: string,
-  headers: Record<string, string>,
-  body: unknown,
-  signal: AbortSignal,
-): Promise<unknown> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-    signal,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new HttpStatusError(response.status, errorMessageOf(text));
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError("UNAVAILABLE", `malformed JSON answer from ${url}: ${text.slice(0, 200)}`);
-  }
-}
-
 /** A 2xx answer whose shape is wrong (a proxy glitch, a half-compatible server): worth retrying. */
-export function malformedResponse(provider: string, detail: string): AppError {
-  return new AppError("UNAVAILABLE", `${provider}: malformed response: ${detail.slice(0, 300)}`);
+export function malformedResponse(provider: string, answer: unknown): AppError {
+  return new AppError("UNAVAILABLE", `${provider}: malformed response: ${JSON.stringify(answer).slice(0, 300)}`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../chat";
 import { startMockModelServer, type MockModelServer } from "../mock-server";
-import { createGeminiChatProvider, toGeminiContents } from "./gemini-chat";
+import { createGeminiChatProvider, toGeminiContents } from "./gemini";
 import { startStubServer, type StubServer } from "./stub-server.fixture";
 
 let server: MockModelServer | StubServer | null = null;

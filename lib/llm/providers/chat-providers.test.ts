@@ -128,4 +128,61 @@ describe.each<Kind>(["gemini", "openai", "anthropic"])("%s chat provider against
     const error = await provider.chat(request([TASK])).catch((e: unknown) => e);
     expect(isAppError(error, "UNAVAILABLE")).toBe(true);
   });
+
+  it("asks for structured output in the protocol's own form and returns the JSON text", async () => {
+    const { server, provider } = await setup(kind, () => ({ text: '{"verdict":"violated"}' }));
+    const response = await provider.chat({ ...request([TASK]), tools: [], responseJsonSchema: VERDICT_SCHEMA });
+    expect(JSON.parse(response.text)).toEqual({ verdict: "violated" });
+    expect(server.requests[0]?.conversation.responseFormat).toEqual({ type: "json_schema", schema: VERDICT_SCHEMA });
+    const body = server.requests[0]?.body;
+    const expected = {
+      gemini: { generationConfig: { responseMimeType: "application/json", responseJsonSchema: VERDICT_SCHEMA } },
+      openai: { response_format: { type: "json_schema", json_schema: { name: "answer", strict: true } } },
+      anthropic: { output_config: { format: { type: "json_schema", schema: VERDICT_SCHEMA } } },
+    }[kind];
+    expect(body).toMatchObject(expected);
+  });
+
+  it("passes a truncated answer and its stop reason through, for the caller to store as invalid", async () => {
+    const finishReason = { gemini: "MAX_TOKENS", openai: "length", anthropic: "max_tokens" }[kind];
+    const { provider } = await setup(kind, () => ({ text: '{"verdict": "viol', finishReason }));
+    const response = await provider.chat({ ...request([TASK]), tools: [], responseJsonSchema: VERDICT_SCHEMA });
+    expect(response).toMatchObject({ text: '{"verdict": "viol', finishReason });
+  });
+
+  it("prices each answer: the scripted model costs 0, a priced model by the table, an unknown one null", async () => {
+    const { server } = await setup(kind, () => ({ text: "ok", model: "my-model" }));
+    const baseUrl = baseUrlOf(kind, server.url);
+    const priced = createChatProvider({ provider: kind, apiKey: KEY, baseUrl }, { "my-model": PRICE });
+    const answer = await priced.chat(request([TASK]));
+    expect(answer.costUsd).toBeCloseTo(answer.inputTokens + 2 * answer.outputTokens, 9);
+    const unpriced = createChatProvider({ provider: kind, apiKey: KEY, baseUrl });
+    expect((await unpriced.chat(request([TASK]))).costUsd).toBeNull();
+  });
+});
+
+const VERDICT_SCHEMA = {
+  type: "object",
+  properties: { verdict: { type: "string", enum: ["violated", "not_violated"] } },
+  required: ["verdict"],
+  additionalProperties: false,
+};
+/** $1 per input token and $2 per output token: costs equal to token counts. */
+const PRICE = { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 };
+
+describe("OpenAI-compatible servers without json_schema (DeepSeek)", () => {
+  it("asks for a JSON object and states the schema in the system prompt", async () => {
+    server = await startMockModelServer({ script: () => ({ text: "{}" }), apiKey: KEY });
+    const provider = createChatProvider({
+      provider: "openai",
+      apiKey: KEY,
+      baseUrl: `${server.url}/v1`,
+      jsonMode: "object",
+    });
+    await provider.chat({ ...request([TASK]), tools: [], responseJsonSchema: VERDICT_SCHEMA });
+    const { conversation } = server.requests[0]!;
+    expect(conversation.responseFormat).toEqual({ type: "json_object" });
+    expect(conversation.system).toContain("You are a careful agent.");
+    expect(conversation.system).toContain(JSON.stringify(VERDICT_SCHEMA));
+  });
 });

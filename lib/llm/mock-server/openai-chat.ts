@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { parseToolArguments } from "../providers/http";
 import { ContentSchema, textOf, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
-import { ConversationBuilder, MOCK_MODEL, type MockConversation } from "./script";
+import { ConversationBuilder, type MockConversation, type MockResponseFormat } from "./script";
 import { errorKind, sendJson, splitText, startSse, unixSeconds } from "./wire";
 import { firstIssue } from "@/lib/errors/zod-issues";
 
@@ -32,7 +32,15 @@ export const OpenAiChatBodySchema = z.looseObject({
   tools: z.array(z.looseObject({ function: z.looseObject({ name: z.string() }).optional() })).nullish(),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  response_format: z
+    .looseObject({ type: z.string(), json_schema: z.looseObject({ schema: z.unknown().optional() }).nullish() })
+    .nullish(),
 });
+
+function responseFormatOf(format: z.infer<typeof OpenAiChatBodySchema>["response_format"]): MockResponseFormat {
+  if (format?.type === "json_schema") return { type: "json_schema", schema: format.json_schema?.schema ?? {} };
+  return format?.type === "json_object" ? { type: "json_object" } : null;
+}
 
 function toolCallsOf(turn: ResolvedTurn) {
   return turn.toolCalls.map((call, i) => ({
@@ -77,6 +85,7 @@ export const openAiChatAdapter: ProtocolAdapter = {
       system: system.join("\n\n"),
       messages: history.build(),
       tools: (parsed.data.tools ?? []).flatMap((tool) => (tool.function ? [tool.function.name] : [])),
+      responseFormat: responseFormatOf(parsed.data.response_format),
     };
     const includeUsage = parsed.data.stream_options?.include_usage === true;
     return {
@@ -85,7 +94,7 @@ export const openAiChatAdapter: ProtocolAdapter = {
         const id = `chatcmpl-mock-${turn.serial}`;
         const created = unixSeconds();
         const toolCalls = toolCallsOf(turn);
-        const finishReason = toolCalls.length > 0 ? "tool_calls" : "stop";
+        const finishReason = turn.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop");
         if (!conversation.stream) {
           const content = turn.text === "" && toolCalls.length > 0 ? null : turn.text;
           const message = {
@@ -98,7 +107,7 @@ export const openAiChatAdapter: ProtocolAdapter = {
             id,
             object: "chat.completion",
             created,
-            model: MOCK_MODEL,
+            model: turn.model,
             choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
             usage: usageOf(turn),
           });
@@ -109,7 +118,7 @@ export const openAiChatAdapter: ProtocolAdapter = {
             id,
             object: "chat.completion.chunk",
             created,
-            model: MOCK_MODEL,
+            model: turn.model,
             choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
             ...(includeUsage ? { usage: null } : {}),
           });
@@ -131,7 +140,7 @@ export const openAiChatAdapter: ProtocolAdapter = {
             id,
             object: "chat.completion.chunk",
             created,
-            model: MOCK_MODEL,
+            model: turn.model,
             choices: [],
             usage: usageOf(turn),
           });

@@ -1,21 +1,24 @@
 /**
- * One entry point for the agents' model side: pick the protocol from the configuration, and wrap
- * any provider with retries of the failures a retry can fix (UNAVAILABLE: 408, 429, 5xx, network,
+ * The one entry point to a model, for agents, judges, the paraphraser and the selector: pick the
+ * protocol from the configuration, price every answer (tokens x the price table), and wrap any
+ * provider with retries of the failures a retry can fix (UNAVAILABLE: 408, 429, 5xx, network,
  * timeouts). Every provider already applies the per-call timeout and normalizes its errors.
  */
 import { AppError } from "@/lib/errors/app-error";
+import { costOf, DEFAULT_PRICES } from "@/lib/llm/pricing";
 import { isRetryableLlmError } from "@/lib/llm/provider";
 import { withRetry } from "@/lib/llm/retry";
+import type { PriceTable } from "@/lib/llm/schema";
 import type { ChatProvider, ChatProviderConfig, ChatRequest, ChatResponse } from "../chat";
 import { createAnthropicChatProvider } from "./anthropic";
-import { createGeminiChatProvider } from "./gemini-chat";
+import { createGeminiChatProvider } from "./gemini";
 import { createOpenAiChatProvider } from "./openai-chat";
 
 export { createAnthropicChatProvider, type AnthropicChatOptions } from "./anthropic";
-export { createGeminiChatProvider, type GeminiChatOptions } from "./gemini-chat";
+export { createGeminiChatProvider, type GeminiChatOptions } from "./gemini";
 export { createOpenAiChatProvider, type OpenAiChatOptions } from "./openai-chat";
 
-export function createChatProvider(config: ChatProviderConfig): ChatProvider {
+function protocolProvider(config: ChatProviderConfig): ChatProvider {
   const options = {
     apiKey: config.apiKey,
     ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
@@ -25,7 +28,7 @@ export function createChatProvider(config: ChatProviderConfig): ChatProvider {
     case "gemini":
       return createGeminiChatProvider(options);
     case "openai":
-      return createOpenAiChatProvider(options);
+      return createOpenAiChatProvider({ ...options, ...(config.jsonMode ? { jsonMode: config.jsonMode } : {}) });
     case "anthropic":
       return createAnthropicChatProvider(options);
     default:
@@ -34,6 +37,23 @@ export function createChatProvider(config: ChatProviderConfig): ChatProvider {
         `unknown chat provider: ${String((config as { provider: unknown }).provider)}`,
       );
   }
+}
+
+/**
+ * The provider a configuration names, each answer priced: `costUsd` from `prices` (merged over
+ * DEFAULT_PRICES) for the model that answered, else the model asked for; null when neither has a price.
+ */
+export function createChatProvider(config: ChatProviderConfig, prices: PriceTable = {}): ChatProvider {
+  const provider = protocolProvider(config);
+  const table = { ...DEFAULT_PRICES, ...prices };
+  return {
+    name: provider.name,
+    async chat(request: ChatRequest): Promise<ChatResponse> {
+      const response = await provider.chat(request);
+      const costUsd = costOf(table, [response.model, request.model], response.inputTokens, response.outputTokens);
+      return { ...response, costUsd };
+    },
+  };
 }
 
 export interface ChatRetryOptions {

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { ContentSchema, textOf, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
-import { ConversationBuilder, MOCK_MODEL, type MockConversation } from "./script";
+import { ConversationBuilder, type MockConversation } from "./script";
 import { errorKind, sendJson, splitText, startSse } from "./wire";
 import { firstIssue } from "@/lib/errors/zod-issues";
 
@@ -28,6 +28,9 @@ export const AnthropicBodySchema = z.looseObject({
   messages: z.array(z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(BlockSchema)]) })),
   tools: z.array(z.looseObject({ name: z.string().optional() })).nullish(),
   stream: z.boolean().nullish(),
+  output_config: z
+    .looseObject({ format: z.looseObject({ type: z.string(), schema: z.unknown().optional() }).nullish() })
+    .nullish(),
 });
 type Block = z.infer<typeof BlockSchema>;
 
@@ -57,6 +60,10 @@ function conversationOf(body: z.infer<typeof AnthropicBodySchema>): MockConversa
     system: textOf(body.system),
     messages: history.build(),
     tools: (body.tools ?? []).flatMap((tool) => (tool.name ? [tool.name] : [])),
+    responseFormat:
+      body.output_config?.format?.type === "json_schema"
+        ? { type: "json_schema", schema: body.output_config.format.schema ?? {} }
+        : null,
   };
 }
 
@@ -83,14 +90,14 @@ export const anthropicAdapter: ProtocolAdapter = {
       conversation,
       reply(res, turn) {
         const content = contentOf(turn);
-        const stopReason = turn.toolCalls.length > 0 ? "tool_use" : "end_turn";
+        const stopReason = turn.finishReason ?? (turn.toolCalls.length > 0 ? "tool_use" : "end_turn");
         const usage = {
           input_tokens: turn.inputTokens,
           output_tokens: turn.outputTokens,
           cache_creation_input_tokens: 0,
           cache_read_input_tokens: 0,
         };
-        const message = { id: `msg_mock_${turn.serial}`, type: "message", role: "assistant", model: MOCK_MODEL };
+        const message = { id: `msg_mock_${turn.serial}`, type: "message", role: "assistant", model: turn.model };
         if (!conversation.stream) {
           return sendJson(res, 200, { ...message, content, stop_reason: stopReason, stop_sequence: null, usage });
         }

@@ -68,6 +68,7 @@ describe("mock server, Anthropic Messages", () => {
         { role: "user", text: "<system-reminder>be brief</system-reminder>" },
       ],
       tools: ["Write", "Bash"],
+      responseFormat: null,
     });
   });
 

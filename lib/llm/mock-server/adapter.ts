@@ -13,6 +13,10 @@ export interface ResolvedTurn {
   inputTokens: number;
   outputTokens: number;
   serial: number;
+  /** The model to report. */
+  model: string;
+  /** A scripted stop reason, or null for the protocol's normal one. */
+  finishReason: string | null;
 }
 
 export interface ParsedRequest {

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { parseToolArguments } from "../providers/http";
 import { ContentSchema, textOf, type ProtocolAdapter, type ResolvedTurn } from "./adapter";
-import { ConversationBuilder, MOCK_MODEL, type MockConversation } from "./script";
+import { ConversationBuilder, type MockConversation } from "./script";
 import { errorKind, sendJson, splitText, startSse, unixSeconds } from "./wire";
 import { firstIssue } from "@/lib/errors/zod-issues";
 
@@ -30,6 +30,9 @@ export const OpenAiResponsesBodySchema = z.looseObject({
   input: z.union([z.string(), z.array(ItemSchema)]),
   tools: z.array(z.looseObject({ type: z.string().optional(), name: z.string().optional() })).nullish(),
   stream: z.boolean().nullish(),
+  text: z
+    .looseObject({ format: z.looseObject({ type: z.string(), schema: z.unknown().optional() }).nullish() })
+    .nullish(),
 });
 type Body = z.infer<typeof OpenAiResponsesBodySchema>;
 
@@ -59,6 +62,12 @@ function conversationOf(body: Body): MockConversation {
     system: system.join("\n\n"),
     messages: history.build(),
     tools: (body.tools ?? []).flatMap((tool) => (tool.name ? [tool.name] : [])),
+    responseFormat:
+      body.text?.format?.type === "json_schema"
+        ? { type: "json_schema", schema: body.text.format.schema ?? {} }
+        : body.text?.format?.type === "json_object"
+          ? { type: "json_object" }
+          : null,
   };
 }
 
@@ -105,7 +114,7 @@ function responseObject(turn: ResolvedTurn, status: "in_progress" | "completed",
     object: "response",
     created_at: unixSeconds(),
     status,
-    model: MOCK_MODEL,
+    model: turn.model,
     output: done ? output : [],
     error: null,
     incomplete_details: null,

@@ -50,6 +50,7 @@ describe("mock server, OpenAI Chat Completions", () => {
         { role: "tool", callId: "call_a", name: "write", text: "written", isError: false },
       ],
       tools: ["write", "bash"],
+      responseFormat: null,
     });
   });
 

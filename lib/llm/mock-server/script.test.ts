@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { estimateTokens } from "@/lib/llm/mock-gemini-server";
 import {
   ConversationBuilder,
   conversationTokens,
+  estimateTokens,
   scriptFromTurns,
   turnTokens,
   type MockConversation,
@@ -16,6 +16,7 @@ const conversation = (messages: MockConversation["messages"]): MockConversation 
   system: "",
   messages,
   tools: [],
+  responseFormat: null,
 });
 
 const TURNS: ScriptedTurn[] = [

@@ -51,6 +51,7 @@ describe("mock server, Gemini protocol", () => {
         { role: "tool", callId: "call_1", name: "write_file", text: "ok", isError: false },
       ],
       tools: ["write_file", "run_shell_command"],
+      responseFormat: null,
     });
   });
 

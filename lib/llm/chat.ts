@@ -1,7 +1,8 @@
 /**
- * The model side of an agent: one chat interface with tool calling, implemented for Gemini
- * (@google/genai), OpenAI-compatible chat completions (OpenAI, OpenRouter, vLLM, Ollama) and
- * Anthropic Messages. Agents speak only this; providers translate to each wire protocol.
+ * The one model interface of the project: agents, judges, the paraphraser and the Code-KIT
+ * selector all speak it. A chat with tool calling and optional structured output, implemented
+ * once per protocol in providers/: Gemini (@google/genai), Anthropic Messages (@anthropic-ai/sdk)
+ * and OpenAI-compatible chat completions (openai: OpenAI, DeepSeek, OpenRouter, vLLM, Ollama).
  */
 
 /** A JSON Schema object describing a tool's arguments. */
@@ -32,6 +33,8 @@ export interface ChatRequest {
   tools: ToolSpec[];
   temperature?: number;
   maxOutputTokens?: number;
+  /** JSON Schema of the answer: the provider asks for JSON output matching it (structured output). */
+  responseJsonSchema?: JsonSchema;
 }
 
 export interface ChatResponse {
@@ -43,6 +46,8 @@ export interface ChatResponse {
   model: string;
   latencyMs: number;
   finishReason: string | null;
+  /** USD for this call from the price table; null when the model has no price (set by createChatProvider). */
+  costUsd?: number | null;
 }
 
 export interface ChatProvider {
@@ -52,9 +57,26 @@ export interface ChatProvider {
 }
 
 export interface ChatProviderConfig {
-  provider: "gemini" | "openai" | "anthropic";
+  provider: ProviderId;
   apiKey: string;
   /** Protocol endpoint root: Gemini `https://generativelanguage.googleapis.com`, OpenAI `https://api.openai.com/v1`, Anthropic `https://api.anthropic.com`. */
   baseUrl?: string;
   timeoutMs?: number;
+  /**
+   * OpenAI-compatible servers only: how to ask for structured output. `schema` sends the JSON
+   * Schema (`response_format: json_schema`: OpenAI, OpenRouter, vLLM, Ollama); `object` asks for
+   * any JSON object and puts the schema in the system prompt (DeepSeek knows only `json_object`).
+   * Default: `object` on api.deepseek.com, `schema` elsewhere.
+   */
+  jsonMode?: "schema" | "object";
 }
+
+export const PROVIDER_IDS = ["gemini", "openai", "anthropic"] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+/** The model used when a configuration names none. */
+export const DEFAULT_MODELS: Record<ProviderId, string> = {
+  gemini: "gemini-2.5-flash",
+  openai: "gpt-5",
+  anthropic: "claude-sonnet-4-5",
+};

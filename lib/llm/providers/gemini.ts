@@ -1,7 +1,9 @@
 /**
  * ChatProvider for Gemini through the official `@google/genai` SDK (generateContent with function
- * declarations). Tool results go back as `functionResponse` parts in a "user" content, as the API
- * requires. The SDK's own retries stay off (its default): `withRetries` counts attempts once.
+ * declarations; structured output as `responseMimeType: application/json` with
+ * `responseJsonSchema`). Tool results go back as `functionResponse` parts in a "user" content, as
+ * the API requires. The SDK's own retries stay off (its default): `withRetries` counts attempts
+ * once. Without `baseUrl` the SDK talks to Google (or GOOGLE_GEMINI_BASE_URL).
  */
 import { GoogleGenAI, type Content, type GenerateContentConfig, type Part } from "@google/genai";
 import { AppError } from "@/lib/errors/app-error";
@@ -91,6 +93,9 @@ export function createGeminiChatProvider(options: GeminiChatOptions): ChatProvid
             : {}),
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
           ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+          ...(request.responseJsonSchema
+            ? { responseMimeType: "application/json", responseJsonSchema: request.responseJsonSchema }
+            : {}),
         };
         const started = performance.now();
         const response = await ai.models.generateContent({

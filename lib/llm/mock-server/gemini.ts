@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { type ProtocolAdapter, type ResolvedTurn } from "./adapter";
-import { ConversationBuilder, MOCK_MODEL, type MockConversation } from "./script";
+import { ConversationBuilder, type MockConversation, type MockResponseFormat } from "./script";
 import { errorKind, sendJson, splitText, startSse } from "./wire";
 import { firstIssue } from "@/lib/errors/zod-issues";
 
@@ -27,7 +27,20 @@ export const GeminiBodySchema = z.looseObject({
   tools: z
     .array(z.looseObject({ functionDeclarations: z.array(z.looseObject({ name: z.string() })).optional() }))
     .optional(),
+  generationConfig: z
+    .looseObject({
+      responseMimeType: z.string().optional(),
+      responseJsonSchema: z.unknown().optional(),
+      responseSchema: z.unknown().optional(),
+    })
+    .optional(),
 });
+
+function responseFormatOf(config: z.infer<typeof GeminiBodySchema>["generationConfig"]): MockResponseFormat {
+  if (config?.responseMimeType !== "application/json") return null;
+  const schema = config.responseJsonSchema ?? config.responseSchema;
+  return schema === undefined ? { type: "json_object" } : { type: "json_schema", schema };
+}
 type Part = z.infer<typeof PartSchema>;
 
 const plainText = (parts: Part[]) =>
@@ -43,13 +56,19 @@ function resultOf(response: Record<string, unknown> | null | undefined): { text:
 function candidateBody(parts: unknown[], serial: number, end: { finish: boolean; turn: ResolvedTurn }) {
   const { inputTokens, outputTokens } = end.turn;
   return {
-    candidates: [{ content: { role: "model", parts }, ...(end.finish ? { finishReason: "STOP" } : {}), index: 0 }],
+    candidates: [
+      {
+        content: { role: "model", parts },
+        ...(end.finish ? { finishReason: end.turn.finishReason ?? "STOP" } : {}),
+        index: 0,
+      },
+    ],
     usageMetadata: {
       promptTokenCount: inputTokens,
       ...(end.finish ? { candidatesTokenCount: outputTokens } : {}),
       totalTokenCount: inputTokens + (end.finish ? outputTokens : 0),
     },
-    modelVersion: MOCK_MODEL,
+    modelVersion: end.turn.model,
     responseId: `mock-${serial}`,
   };
 }
@@ -84,6 +103,7 @@ export const geminiAdapter: ProtocolAdapter = {
       system: plainText(parsed.data.systemInstruction?.parts ?? []),
       messages: history.build(),
       tools: (parsed.data.tools ?? []).flatMap((tool) => (tool.functionDeclarations ?? []).map((f) => f.name)),
+      responseFormat: responseFormatOf(parsed.data.generationConfig),
     };
     return {
       conversation,

@@ -4,10 +4,15 @@
  * scripted turn), and `scriptFromTurns`, which picks the answer from the history alone so
  * concurrent runs against one server never interfere.
  */
-import { estimateTokens } from "@/lib/llm/mock-gemini-server";
 import type { ChatMessage, ToolCall } from "../chat";
 
 export type MockProtocol = "gemini" | "openai-chat" | "openai-responses" | "anthropic";
+
+/** Reported token counts are estimates: about 4 characters a token. */
+export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+/** Structured output the client asked for: JSON matching a schema, or any JSON object. */
+export type MockResponseFormat = { type: "json_schema"; schema: unknown } | { type: "json_object" } | null;
 
 /** The model name every answer reports, so stored data says it came from a script. */
 export const MOCK_MODEL = "mock-model";
@@ -23,6 +28,8 @@ export interface MockConversation {
   messages: ChatMessage[];
   /** Names of the tools the client offered. */
   tools: string[];
+  /** The structured output asked for (Gemini `responseJsonSchema`, OpenAI `response_format`, Anthropic `output_config.format`). */
+  responseFormat: MockResponseFormat;
 }
 
 export interface ScriptedToolCall {
@@ -38,6 +45,10 @@ export interface ScriptedTurn {
   error?: { status: number; message?: string };
   /** Wait this long before answering (timeouts, in-flight checks). */
   delayMs?: number;
+  /** The model the answer reports (default `mock-model`). */
+  model?: string;
+  /** The protocol's own stop reason (`MAX_TOKENS`, `length`, `max_tokens`, ...); default: a normal stop. */
+  finishReason?: string;
 }
 
 export type MockScript = (conversation: MockConversation) => ScriptedTurn | Promise<ScriptedTurn>;
@@ -125,4 +136,15 @@ export class ConversationBuilder {
   build(): ChatMessage[] {
     return this.messages;
   }
+}
+
+/**
+ * A script for one-shot prompts (judges, the paraphraser, the selector): the answer is computed
+ * from the last user message and the system prompt, and reported as coming from `model`.
+ */
+export function promptScript(answer: (prompt: string, system: string) => string, model = MOCK_MODEL): MockScript {
+  return (conversation) => {
+    const prompt = conversation.messages.findLast((m) => m.role === "user")?.text ?? "";
+    return { text: answer(prompt, conversation.system), model };
+  };
 }

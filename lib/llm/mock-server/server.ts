@@ -15,7 +15,14 @@ import { anthropicAdapter } from "./anthropic";
 import { geminiAdapter } from "./gemini";
 import { openAiChatAdapter } from "./openai-chat";
 import { openAiResponsesAdapter } from "./openai-responses";
-import { conversationTokens, turnTokens, type MockConversation, type MockProtocol, type MockScript } from "./script";
+import {
+  conversationTokens,
+  MOCK_MODEL,
+  turnTokens,
+  type MockConversation,
+  type MockProtocol,
+  type MockScript,
+} from "./script";
 import { readJsonBody } from "./wire";
 
 export interface MockModelServerOptions {
@@ -38,6 +45,9 @@ export interface MockModelServer {
   url: string;
   /** Every model request that reached the script, in arrival order. */
   requests: MockModelRequest[];
+  /** Requests being answered right now, and the most at any one time. */
+  readonly inFlight: number;
+  readonly maxInFlight: number;
   /** Stops the server, dropping open connections (idempotent). */
   close(): Promise<void>;
 }
@@ -80,6 +90,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function startMockModelServer(options: MockModelServerOptions): Promise<MockModelServer> {
   const requests: MockModelRequest[] = [];
   let serial = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -110,27 +122,35 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
     });
     let clientGone = false;
     res.on("close", () => (clientGone = true));
-    let turn;
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
     try {
-      turn = await options.script(conversation);
-    } catch (error) {
-      return adapter.sendError(
-        res,
-        500,
-        `mock script failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      let turn;
+      try {
+        turn = await options.script(conversation);
+      } catch (error) {
+        return adapter.sendError(
+          res,
+          500,
+          `mock script failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      if (turn.delayMs) await sleep(turn.delayMs);
+      if (clientGone) return; // the client gave up (its timeout) while the script waited
+      if (turn.error)
+        return adapter.sendError(res, turn.error.status, turn.error.message ?? `scripted HTTP ${turn.error.status}`);
+      parsed.reply(res, {
+        text: turn.text ?? "",
+        toolCalls: turn.toolCalls ?? [],
+        inputTokens: conversationTokens(conversation),
+        outputTokens: turnTokens(turn),
+        serial: ++serial,
+        model: turn.model ?? MOCK_MODEL,
+        finishReason: turn.finishReason ?? null,
+      });
+    } finally {
+      inFlight--;
     }
-    if (turn.delayMs) await sleep(turn.delayMs);
-    if (clientGone) return; // the client gave up (its timeout) while the script waited
-    if (turn.error)
-      return adapter.sendError(res, turn.error.status, turn.error.message ?? `scripted HTTP ${turn.error.status}`);
-    parsed.reply(res, {
-      text: turn.text ?? "",
-      toolCalls: turn.toolCalls ?? [],
-      inputTokens: conversationTokens(conversation),
-      outputTokens: turnTokens(turn),
-      serial: ++serial,
-    });
   }
 
   const listener = await listenOnLoopback((req, res) => {
@@ -144,6 +164,12 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
   return {
     url: listener.url,
     requests,
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
     close: listener.close,
   };
 }

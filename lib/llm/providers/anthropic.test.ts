@@ -17,7 +17,7 @@ const TOOL = {
 };
 
 describe("Anthropic chat provider wire mapping", () => {
-  it("posts to /v1/messages with x-api-key, anthropic-version, max_tokens, system and input_schema tools", async () => {
+  it("posts to /v1/messages through the SDK with its key, anthropic-version, max_tokens, system and input_schema tools", async () => {
     const mock = await startMockModelServer({ script: () => ({ text: "ok" }) });
     server = mock;
     const provider = createAnthropicChatProvider({ apiKey: "sk-ant", baseUrl: mock.url });
@@ -29,8 +29,10 @@ describe("Anthropic chat provider wire mapping", () => {
     });
     const [request] = mock.requests;
     expect(request?.path).toBe("/v1/messages");
-    expect(request?.headers["x-api-key"]).toBe("sk-ant");
-    expect(request?.headers["anthropic-version"]).toBe("2023-06-01");
+    // @anthropic-ai/sdk 1.x sends the key as a bearer token, and its own API version.
+    expect(request?.headers.authorization).toBe("Bearer sk-ant");
+    expect(request?.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(request?.headers["user-agent"]).toMatch(/^Anthropic\/JS /);
     expect(request?.body).toEqual({
       model: "claude-x",
       max_tokens: ANTHROPIC_DEFAULT_MAX_TOKENS,

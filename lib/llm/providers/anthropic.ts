@@ -1,15 +1,16 @@
 /**
- * ChatProvider for the Anthropic Messages API (`POST {baseUrl}/v1/messages`). Tool calls are
- * `tool_use` blocks of the assistant; their results go back as `tool_result` blocks of a user
- * message. Plain `fetch`, no SDK.
+ * ChatProvider for the Anthropic Messages API (`POST {baseUrl}/v1/messages`) through the official
+ * `@anthropic-ai/sdk`. Tool calls are `tool_use` blocks of the assistant; their results go back as
+ * `tool_result` blocks of a user message; structured output is `output_config.format`
+ * (`json_schema`). The SDK's own retries stay off: `withRetries` counts attempts once.
  */
-import { z } from "zod";
+import Anthropic from "@anthropic-ai/sdk";
+import type { MessageCreateParamsNonStreaming, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { AppError } from "@/lib/errors/app-error";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, ToolCall } from "../chat";
-import { callWithTimeout, malformedResponse, postJson } from "./http";
+import { callWithTimeout, malformedResponse } from "./http";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
-export const ANTHROPIC_VERSION = "2023-06-01";
 /** The API requires `max_tokens`; used when the request sets no `maxOutputTokens`. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
@@ -19,28 +20,6 @@ export interface AnthropicChatOptions {
   baseUrl?: string;
   timeoutMs?: number;
 }
-
-const MessageSchema = z.looseObject({
-  model: z.string().nullish(),
-  content: z.array(
-    z.looseObject({
-      type: z.string(),
-      text: z.string().optional(),
-      id: z.string().optional(),
-      name: z.string().optional(),
-      input: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
-  stop_reason: z.string().nullish(),
-  usage: z
-    .looseObject({
-      input_tokens: z.number().nullish(),
-      output_tokens: z.number().nullish(),
-      cache_creation_input_tokens: z.number().nullish(),
-      cache_read_input_tokens: z.number().nullish(),
-    })
-    .nullish(),
-});
 
 type Block =
   | { type: "text"; text: string }
@@ -95,46 +74,42 @@ export function toAnthropicMessages(messages: ChatMessage[]): WireMessage[] {
 export function createAnthropicChatProvider(options: AnthropicChatOptions): ChatProvider {
   if (options.apiKey.trim() === "") throw new AppError("INVALID_INPUT", "anthropic: an API key is required");
   const baseUrl = (options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const client = new Anthropic({ apiKey: options.apiKey, baseURL: baseUrl, maxRetries: 0 });
 
   return {
     name: "anthropic",
     chat(request: ChatRequest): Promise<ChatResponse> {
       return callWithTimeout("anthropic", options.timeoutMs, async (signal) => {
-        const body = {
+        const body: MessageCreateParamsNonStreaming = {
           model: request.model,
           max_tokens: request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
           ...(request.system ? { system: request.system } : {}),
-          messages: toAnthropicMessages(request.messages),
+          messages: toAnthropicMessages(request.messages) as MessageParam[],
           ...(request.tools.length > 0
             ? {
                 tools: request.tools.map((tool) => ({
                   name: tool.name,
                   description: tool.description,
-                  input_schema: tool.parameters,
+                  input_schema: tool.parameters as Anthropic.Tool.InputSchema,
                 })),
               }
             : {}),
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          ...(request.responseJsonSchema
+            ? { output_config: { format: { type: "json_schema" as const, schema: request.responseJsonSchema } } }
+            : {}),
         };
         const started = performance.now();
-        const json = await postJson(
-          `${baseUrl}/v1/messages`,
-          { "x-api-key": options.apiKey, "anthropic-version": ANTHROPIC_VERSION },
-          body,
-          signal,
-        );
-        const parsed = MessageSchema.safeParse(json);
-        if (!parsed.success) throw malformedResponse("anthropic", JSON.stringify(json));
-        const { content, usage, model, stop_reason } = parsed.data;
-        const text = content
-          .filter((block) => block.type === "text")
-          .map((block) => block.text ?? "")
-          .join("");
-        const toolCalls = content.flatMap((block): ToolCall[] =>
-          block.type === "tool_use" && block.id && block.name
-            ? [{ id: block.id, name: block.name, arguments: block.input ?? {} }]
+        const message = await client.messages.create(body, { signal });
+        // The SDK returns whatever JSON came; a proxy may answer 200 with another shape.
+        if (!Array.isArray(message.content)) throw malformedResponse("anthropic", message);
+        const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+        const toolCalls = message.content.flatMap((block): ToolCall[] =>
+          block.type === "tool_use"
+            ? [{ id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> }]
             : [],
         );
+        const usage = message.usage;
         return {
           text,
           toolCalls,
@@ -144,9 +119,9 @@ export function createAnthropicChatProvider(options: AnthropicChatOptions): Chat
             (usage?.cache_creation_input_tokens ?? 0) +
             (usage?.cache_read_input_tokens ?? 0),
           outputTokens: usage?.output_tokens ?? 0,
-          model: model ?? request.model,
+          model: message.model || request.model,
           latencyMs: Math.round(performance.now() - started),
-          finishReason: stop_reason ?? null,
+          finishReason: message.stop_reason ?? null,
         };
       });
     },
