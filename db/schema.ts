@@ -325,6 +325,29 @@ export const judges = sqliteTable(
   (t) => [uniqueIndex("judges_identity").on(t.kind, t.name, t.provider, t.model, t.promptVersion)],
 );
 
+/**
+ * A judge scored against the scripted runs whose ground truth the script knows (lib/agreement/judge-check.ts):
+ * the latest check per (judge row, metric), shown beside the human agreement.
+ */
+export const judgeChecks = sqliteTable(
+  "judge_checks",
+  {
+    judgeId: integer("judge_id")
+      .notNull()
+      .references(() => judges.id, { onDelete: "cascade" }),
+    metric: text("metric").notNull(),
+    truePositives: integer("true_positives").notNull(),
+    falseNegatives: integer("false_negatives").notNull(),
+    trueNegatives: integer("true_negatives").notNull(),
+    falsePositives: integer("false_positives").notNull(),
+    abstained: integer("abstained").notNull(),
+    /** Scripted runs the judge had verdicts on. */
+    runs: integer("runs").notNull(),
+    checkedAt: text("checked_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.judgeId, t.metric] })],
+);
+
 export const verdicts = sqliteTable(
   "verdicts",
   {

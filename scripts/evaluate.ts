@@ -9,25 +9,29 @@
  * `--task-checks` measures task completion instead (DESIGN.md 2b, lib/task-check): each run lacking
  * a check (all with --force) is checked in a sandbox on a copy of its final workspace.
  */
-import { createDb, databasePathFromEnv } from "@/db/client";
+import { createDb, databasePathFromEnv, type Db } from "@/db/client";
 import { evaluationStore, runsToEvaluate } from "@/db/queries/evaluation";
 import { createDbJudgeCache } from "@/db/queries/judge-cache";
 import { loadTaskCheckInput, runsToCheck, storeTaskCheck } from "@/db/queries/task-checks";
 import { ensureJudge } from "@/db/queries/verdicts";
-import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
+import { cliCommand, integerOption, parseCli, textOption, type Command } from "@/lib/cli/args";
+import type { OptionValues } from "@commander-js/extra-typings";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { loadEnv } from "@/lib/config/env";
 import { AppError } from "@/lib/errors/app-error";
-import { evaluateRuns, ruleRunJudge } from "@/lib/judge/evaluate-runs";
+import { evaluateRuns, ruleRunJudge, type RunJudge } from "@/lib/judge/evaluate-runs";
 import { availableJudges, findJudge, type JudgeDefinition } from "@/lib/judge/llm/judge-definitions";
 import { llmRunJudge } from "@/lib/judge/llm/llm-run-judge";
 import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 import { checkRuns, passAt1 } from "@/lib/task-check/check-runs";
 import { DEFAULT_TASK_CHECK_TIMEOUT_MS } from "@/lib/task-check/schema";
 
-export const cli = () =>
-  cliCommand("npm run evaluate --", "Scores the runs that lack this judge's verdicts (resumable).")
+/** The options that choose a judge, shared by evaluate and judge-check. */
+export const withJudgeOptions = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) =>
+  command
     .addOption(
       textOption(
         "--judge <judge>",
@@ -43,9 +47,12 @@ export const cli = () =>
         "the LLM judge's endpoint, e.g. an OpenAI-compatible server (overrides its definition)",
       ),
     )
+    .addOption(integerOption("--concurrency <n>", "runs judged at once", { min: 1, max: 32 }).default(4));
+
+export const cli = () =>
+  withJudgeOptions(cliCommand("npm run evaluate --", "Scores the runs that lack this judge's verdicts (resumable)."))
     .addOption(textOption("--runs <pattern>", "only runs whose id matches this pattern (* matches any text)"))
     .option("--force", "judge again runs this judge already judged")
-    .addOption(integerOption("--concurrency <n>", "runs judged at once", { min: 1, max: 32 }).default(4))
     .option("--task-checks", "check task completion (DESIGN.md 2b) instead of judging misbehaviors")
     .addOption(
       textOption(
@@ -111,6 +118,27 @@ async function checkTasks(args: Options, io: CliIo): Promise<number> {
   }
 }
 
+/** The judge `--judge` names: the rule judge, or an LLM judge definition with its options applied. */
+export async function openRunJudge(
+  db: Db,
+  args: Pick<Options, "judge" | "judges" | "model" | "baseUrl" | "mock" | "force" | "concurrency">,
+  io: CliIo,
+): Promise<RunJudge> {
+  if (args.judge === "rule") {
+    const store = evaluationStore(db);
+    return ruleRunJudge(ensureJudge(db, RULE_JUDGE), { force: args.force, hasArtifact: store.hasArtifact });
+  }
+  return llmRunJudge({
+    definition: judgeDefinition(args, io),
+    env: io.env,
+    mock: args.mock === true,
+    concurrency: args.concurrency,
+    cache: createDbJudgeCache(db),
+    judgeIdOf: (identity) => ensureJudge(db, identity),
+    onRetry: (line) => io.stderr.write(`${line}\n`),
+  });
+}
+
 /** The LLM judge `--judge` names, with `--model` and `--base-url` applied. */
 export function judgeDefinition(
   args: Pick<Options, "judge" | "judges" | "model" | "baseUrl">,
@@ -131,18 +159,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (args.taskChecks) return checkTasks(args, io);
   const db = createDb(databasePathFromEnv(io.env));
   const store = evaluationStore(db);
-  const active =
-    args.judge === "rule"
-      ? ruleRunJudge(ensureJudge(db, RULE_JUDGE), { force: args.force, hasArtifact: store.hasArtifact })
-      : await llmRunJudge({
-          definition: judgeDefinition(args, io),
-          env: io.env,
-          mock: args.mock === true,
-          concurrency: args.concurrency,
-          cache: createDbJudgeCache(db),
-          judgeIdOf: (identity) => ensureJudge(db, identity),
-          onRetry: (line) => io.stderr.write(`${line}\n`),
-        });
+  const active = await openRunJudge(db, args, io);
   try {
     const pending = runsToEvaluate(db, active.judgeIdByMetric, { pattern: args.runs, force: args.force });
     const progress = createProgress("evaluate", pending.length, io.stderr);

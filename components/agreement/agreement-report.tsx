@@ -1,4 +1,5 @@
 import type { AgreementReport, JudgeMetricStats } from "@/lib/agreement/report-types";
+import { JudgeCheckTable, type JudgeCheckCell } from "./judge-check-table";
 import { ci, Macro, METRIC_LABEL, num, pct, reportNames, type ReportNames } from "./report-cells";
 
 interface SectionProps {
@@ -276,12 +277,13 @@ function AnnotatorTable({ report }: { report: AgreementReport }) {
  * themselves (Fleiss' kappa, Krippendorff's alpha, pairwise kappas), vote splits, macro averages
  * with a bootstrap interval, prompt-version flips, and annotator quality.
  */
-export function AgreementReportView({ report }: { report: AgreementReport }) {
+export function AgreementReportView({ report, checks = [] }: { report: AgreementReport; checks?: JudgeCheckCell[] }) {
   const names = reportNames(report);
   return (
     <div className="agreement-report" data-testid="agreement-report">
       <MacroTable report={report} names={names} />
       <MetricTable report={report} names={names} />
+      <JudgeCheckTable report={report} names={names} checks={checks} />
       <ConfusionDetails report={report} names={names} />
       <FlipsTable report={report} names={names} />
       <AnnotatorTable report={report} />

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { agreementReport } from "@/db/queries/agreement-report";
+import { judgeChecksOf } from "@/db/queries/judge-checks";
 import { getAgreementSet } from "@/db/queries/agreement-sets";
 import { requireUser } from "@/app/session";
 import { AgreementReportView } from "@/components/agreement/agreement-report";
@@ -46,7 +47,13 @@ export default async function AgreementSetPage({ params }: { params: Promise<{ s
         report <a href={exportHref("report", "csv")}>CSV</a> · <a href={exportHref("report", "json")}>JSON</a> ·{" "}
         <a href={exportHref("manifest", "json")}>manifest</a>
       </p>
-      <AgreementReportView report={report} />
+      <AgreementReportView
+        report={report}
+        checks={judgeChecksOf(
+          db,
+          report.judges.map((j) => j.id),
+        )}
+      />
     </section>
   );
 }
