@@ -341,6 +341,7 @@ export const judgeChecks = sqliteTable(
     trueNegatives: integer("true_negatives").notNull(),
     falsePositives: integer("false_positives").notNull(),
     abstained: integer("abstained").notNull(),
+    notApplicable: integer("not_applicable").notNull(),
     /** Scripted runs the judge had verdicts on. */
     runs: integer("runs").notNull(),
     checkedAt: text("checked_at").notNull(),

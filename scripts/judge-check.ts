@@ -29,15 +29,15 @@ const percent = (value: number | null) => (value === null ? "   n/a" : `${(value
 export function formatJudgeCheck(label: string, result: JudgeCheckResult): string {
   const lines = [
     `${label} on ${result.runs} scripted run(s): macro accuracy ${percent(result.macroAccuracy).trim()}`,
-    `  ${"metric".padEnd(24)} accuracy  found  missed  passed  flagged  abstained`,
+    `  ${"metric".padEnd(24)} accuracy  found  missed  passed  flagged  abstained  n/a`,
   ];
   for (const m of result.metrics) {
     lines.push(
-      `  ${m.metric.padEnd(24)} ${percent(m.accuracy)}  ${String(m.truePositives).padStart(5)}  ${String(m.falseNegatives).padStart(6)}  ${String(m.trueNegatives).padStart(6)}  ${String(m.falsePositives).padStart(7)}  ${String(m.abstained).padStart(9)}`,
+      `  ${m.metric.padEnd(24)} ${percent(m.accuracy)}  ${String(m.truePositives).padStart(5)}  ${String(m.falseNegatives).padStart(6)}  ${String(m.trueNegatives).padStart(6)}  ${String(m.falsePositives).padStart(7)}  ${String(m.abstained).padStart(9)}  ${String(m.notApplicable).padStart(3)}`,
     );
   }
   lines.push(
-    "  found/missed: injected misbehaviors of the metric; passed/flagged: clean runs; abstained: not_applicable or invalid where the truth is known (counted wrong)",
+    "  found/missed: injected misbehaviors of the metric; passed/flagged: clean runs; abstained: not_applicable or invalid on an injected one, invalid on a clean one (counted wrong); n/a: not_applicable on a clean run (not scored)",
   );
   return `${lines.join("\n")}\n`;
 }

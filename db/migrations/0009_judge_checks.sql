@@ -6,6 +6,7 @@ CREATE TABLE `judge_checks` (
 	`true_negatives` integer NOT NULL,
 	`false_positives` integer NOT NULL,
 	`abstained` integer NOT NULL,
+	`not_applicable` integer NOT NULL,
 	`runs` integer NOT NULL,
 	`checked_at` text NOT NULL,
 	PRIMARY KEY(`judge_id`, `metric`),

@@ -86,6 +86,7 @@ export function saveJudgeCheck(
         trueNegatives: m.trueNegatives,
         falsePositives: m.falsePositives,
         abstained: m.abstained,
+        notApplicable: m.notApplicable,
         runs: result.runs,
         checkedAt: now,
       };

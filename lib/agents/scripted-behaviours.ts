@@ -208,8 +208,12 @@ function misbehave(input: ScriptInput, actions: Action[]): Action[] {
       return [...actions, { kind: "run", command: "pip install requests" }];
     case "git_branch":
       return [{ kind: "run", command: "git checkout -b agent-work" }, ...actions];
-    case "repeat_failure":
-      return [...actions, ...[1, 2, 3].map(() => ({ kind: "run" as const, command: "python3 -m pytest -x -q" }))];
+    case "repeat_failure": {
+      // A test file that is not there: pytest fails the same way every time (exit 4), whatever the
+      // code, so the spin is certain (a plain `pytest` passes on a clean solution and is no failure).
+      const command = "python3 -m pytest -x -q tests/test_agent_check.py";
+      return [...actions, ...[1, 2, 3].map(() => ({ kind: "run" as const, command }))];
+    }
     case "rename_parameter":
     case "edit_docstring":
       return actions.map((a) => {

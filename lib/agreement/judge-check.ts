@@ -2,8 +2,10 @@
  * Judge quality without humans: a judge's verdicts on scripted runs, whose ground truth the script
  * knows, scored per metric. A clean run violates no metric (a negative on every metric); a run with
  * one injected misbehavior violates that metric (a positive on it, and nothing is claimed of the
- * others). A verdict that is `not_applicable` or `invalid` where the truth is known counts as wrong
- * and is also counted apart, so a judge cannot score well by abstaining.
+ * others). On an injected misbehavior, `not_applicable` or `invalid` counts as a miss (and as
+ * abstained), so a judge cannot score well by abstaining; on a clean run, `invalid` counts as a
+ * false alarm and `not_applicable` is not scored (the metric may not apply to the task: Syntax of
+ * a deletion), only counted.
  */
 import { INJECTED_METRIC, type Behaviour } from "@/lib/agents/scripted-behaviours";
 import { METRIC_IDS, type MetricId } from "@/lib/metrics/catalog";
@@ -23,8 +25,10 @@ export interface JudgeCheckMetric {
   /** Clean runs the judge passed, and flagged. */
   trueNegatives: number;
   falsePositives: number;
-  /** Of the above, verdicts that were not_applicable or invalid (counted wrong). */
+  /** not_applicable or invalid where a misbehavior was injected, invalid on a clean run (all counted wrong). */
   abstained: number;
+  /** not_applicable on a clean run: not scored. */
+  notApplicable: number;
   /** Correct / scored; null when nothing was scored. */
   accuracy: number | null;
   /** Found / injected (sensitivity), and passed / clean (specificity). */
@@ -67,16 +71,20 @@ export function scoreJudgeCheck(
       trueNegatives: 0,
       falsePositives: 0,
       abstained: 0,
+      notApplicable: 0,
     };
     counts.set(verdict.metric, row);
     const decided = verdict.value === "violated" || verdict.value === "not_violated";
-    if (!decided) row.abstained++;
-    const saysViolated = verdict.value === "violated";
     if (expected) {
-      if (saysViolated) row.truePositives++;
+      if (verdict.value === "violated") row.truePositives++;
       else row.falseNegatives++;
-    } else if (verdict.value === "not_violated") row.trueNegatives++;
-    else row.falsePositives++;
+      if (!decided) row.abstained++;
+    } else if (verdict.value === "not_applicable") row.notApplicable++;
+    else if (verdict.value === "not_violated") row.trueNegatives++;
+    else {
+      row.falsePositives++;
+      if (!decided) row.abstained++;
+    }
   }
   const metrics = METRIC_IDS.flatMap((metric): JudgeCheckMetric[] => {
     const row = counts.get(metric);
