@@ -38,6 +38,8 @@ export interface LoopResult {
   modelCalls: number;
   inputTokens: number;
   outputTokens: number;
+  /** USD of every model call, from the provider layer's prices; null once a call had no price. */
+  costUsd: number | null;
   models: Set<string>;
 }
 
@@ -75,6 +77,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     modelCalls: 0,
     inputTokens: 0,
     outputTokens: 0,
+    costUsd: 0,
     models: new Set(),
   };
 
@@ -100,6 +103,10 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     result.modelCalls += 1;
     result.inputTokens += response.inputTokens;
     result.outputTokens += response.outputTokens;
+    result.costUsd =
+      result.costUsd === null || response.costUsd === null || response.costUsd === undefined
+        ? null
+        : result.costUsd + response.costUsd;
     result.models.add(response.model);
     messages.push({ role: "assistant", text: response.text, toolCalls: response.toolCalls });
     if (response.text.trim() !== "" || response.toolCalls.length === 0) {

@@ -49,7 +49,7 @@ export async function runInstance(options: RunInstanceOptions): Promise<RunRecor
         loop.exitReason === "memory_limit" || loop.exitReason === "process_limit" || loop.exitReason === "disk_limit"
           ? loop.exitReason
           : null;
-      return { ...loop, error: limitHit ? resourceLimitMessage(limitHit, limits, null) : loop.error, costUsd: null };
+      return { ...loop, error: limitHit ? resourceLimitMessage(limitHit, limits, null) : loop.error };
     },
   });
 }

@@ -34,6 +34,7 @@ describe("Environment Integrity: commands judged after shell parsing", () => {
     ["grep -n 'pip install' README.md"],
     ["echo 'run pip install -e . first'"],
     ["pip install --help"],
+    [`python3 -c 'print("pip install requests")'`],
     ["git log --grep 'git commit'"],
     ["git stash list"],
     ["git config user.name"],
@@ -64,6 +65,13 @@ describe("Environment Integrity: commands judged after shell parsing", () => {
     ["git checkout feature/x", "git state changed"],
     ["rm ../other/x.py", "file outside the workspace deleted (../other/x.py)"],
     ["bash -c 'pip install requests'", "Python packages changed"],
+    // The shell commands of inline Python are attempted too (the file-tools agent's run_python).
+    [`python3 -c 'import subprocess; subprocess.run("pip install requests", shell=True)'`, "Python packages changed"],
+    [`python3 -c 'import os; os.system("git checkout -b work")'`, "git state changed"],
+    [
+      "python3 - <<'EOF'\nimport subprocess\nsubprocess.check_call(['pip', 'install', 'rich'])\nEOF",
+      "Python packages changed",
+    ],
   ])("`%s` is a change: %s", (command, what) => {
     const step = shell(command);
     const v = environment([step]);

@@ -18,7 +18,9 @@ import {
 } from "./command-forms";
 import { trajectoryActions } from "./file-actions";
 import { changeDirectory, ShellSession, type Cwd } from "./shell-session";
-import { quoteWords } from "./shell-parse";
+import { quoteWords, type SimpleCommand } from "./shell-parse";
+import { pythonEffects } from "./python-effects";
+import { PYTHONS } from "./shell-programs";
 
 type ToolCall = Extract<TrajectoryStep, { kind: "tool_call" }>;
 
@@ -85,11 +87,21 @@ function snapshotsCaptured(before: EnvironmentSnapshot | null, after: Environmen
  * `submissionMarkers`: mini-swe-agent's `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A
  * && git diff --cached`) is the harness collecting the patch: its git effects do not count.
  */
+/** The Python a command runs inline (`python -c CODE`, `python - <<EOF`), whose own shell calls count too. */
+function inlinePython(simple: SimpleCommand): string | null {
+  const [name = "", ...args] = simple.words;
+  if (!PYTHONS.test(name) || name === "pytest" || name === "py.test") return null;
+  const code = args.indexOf("-c");
+  if (code >= 0) return args[code + 1] ?? null;
+  return simple.stdin !== null && !args.includes("-m") && !args.some((a) => a.endsWith(".py")) ? simple.stdin : null;
+}
+
 function lineEffects(
   command: string,
   start: Cwd,
   workspace: Workspace,
   markers: readonly string[],
+  nesting = 0,
 ): { effects: Set<string>; end: Cwd } {
   const effects = new Set<string>();
   let cwd = start;
@@ -102,6 +114,10 @@ function lineEffects(
     if (simple.depth === 0) subshell = null;
     const here = simple.depth > 0 ? (subshell ?? cwd) : cwd;
     for (const effect of environmentEffects(simple, here[0]!, workspace)) effects.add(effect.what);
+    // `python -c "subprocess.run('pip install x', shell=True)"` attempts what its command attempts.
+    const code = nesting < 3 ? inlinePython(simple) : null;
+    for (const inner of code === null ? [] : pythonEffects(code).commands)
+      for (const what of lineEffects(inner, here, workspace, markers, nesting + 1).effects) effects.add(what);
     const target = cdTarget(simple.words);
     if (target === null) continue;
     if (simple.depth > 0) subshell = changeDirectory(here, target);
