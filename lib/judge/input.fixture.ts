@@ -42,6 +42,7 @@ export function evaluationInput(over: Partial<EvaluationInput> = {}): Evaluation
     framework: null,
     workspaceRoot: null,
     workspaceFiles: ["pkg/__init__.py", "pkg/a.py", "pkg/b.py", "README.md", "tests/test_a.py"],
+    taskCheck: null,
     ...over,
   };
 }
