@@ -123,7 +123,7 @@ async function prepareRequest(
   metric: LlmJudgedMetric,
 ): Promise<PreparedRequest> {
   const prompt = await loadPrompt(metric);
-  const rendered = renderRun(prompt.user, input, { budgetChars: budget });
+  const rendered = await renderRun(prompt.user, input, { budgetChars: budget });
   const request: LlmRequest = {
     model: options.model,
     system: prompt.system,
