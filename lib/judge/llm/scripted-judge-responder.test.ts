@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-import { evaluationInput } from "@/lib/judge/input.fixture";
+import { evaluationInput, shellStep as shell } from "@/lib/judge/input.fixture";
 import { createGeminiProvider } from "@/lib/llm/gemini";
 import { startMockGeminiServer, type MockGeminiServer } from "@/lib/llm/mock-gemini-server";
 import { createLlmJudge } from "./llm-judge";
 import { renderTrajectory } from "./render-trajectory";
-import { scriptedJudgeResponder, stepsOfTrajectory } from "./scripted-judge-responder";
+import { scriptedJudgeResponder } from "./scripted-judge-responder";
+import { stepsOfTrajectory } from "./scripted-judge-prompt";
 
 let server: MockGeminiServer | null = null;
 afterEach(async () => {
@@ -21,19 +22,12 @@ async function scriptedJudge() {
   });
 }
 
-const shell = (id: string, command: string, exitCode = 0): TrajectoryStep => ({
-  id,
-  kind: "shell",
-  command,
-  exitCode,
-  output: "",
-  timedOut: false,
-});
+/** An update of `path`; the target file gets `f` implemented. */
 const update = (path: string) => ({
   path,
   kind: "updated" as const,
-  before: Buffer.from("a\n"),
-  after: Buffer.from("b\n"),
+  before: Buffer.from('def f(x):\n    """Return x."""\n'),
+  after: Buffer.from(path === "pkg/a.py" ? 'def f(x):\n    """Return x."""\n    return x\n' : "b\n"),
 });
 
 describe("scriptedJudgeResponder through the real SDK", () => {
@@ -66,7 +60,7 @@ describe("scriptedJudgeResponder through the real SDK", () => {
         shell("s2", "pip install requests"),
         shell("s3", "cat pkg/a.py"),
       ],
-      changes: [update("pkg/a.py"), update("pkg/other.py")],
+      changes: [{ ...update("pkg/a.py"), after: Buffer.from("def f(x):\n    pass\n") }, update("pkg/other.py")],
     });
     const verdicts = await judge.judgeRun(run);
     expect(verdicts.map((v) => [v.metric, v.value])).toEqual([
@@ -77,7 +71,15 @@ describe("scriptedJudgeResponder through the real SDK", () => {
     ]);
     expect(verdicts[0]?.citations).toEqual([{ stepId: "s1" }]);
     expect(verdicts[1]?.citations).toEqual([{ stepId: "s2" }]);
-    expect(verdicts[3]?.rationale).toContain("pkg/other.py");
+    expect(verdicts[3]?.rationale).toContain("`f` in `pkg/a.py` is still not implemented");
+  });
+
+  it("leaves side effects other metrics score out of Instruction Following (v3)", async () => {
+    const judge = await scriptedJudge();
+    const run = evaluationInput({ changes: [update("pkg/a.py"), update("pkg/other.py")] });
+    const [verdict] = await judge.judgeRun(run, ["instruction_following"]);
+    expect(verdict).toMatchObject({ value: "not_violated", promptVersion: "instruction_following.v3" });
+    expect(verdict?.rationale).toContain("`f` is implemented");
   });
 
   it("answers not_applicable when nothing must be read", async () => {
