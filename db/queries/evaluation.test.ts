@@ -8,6 +8,7 @@ import { createDb } from "../client";
 import { loadEvaluationInput, runsToEvaluate } from "./evaluation";
 import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
+import { storeTaskCheck } from "./task-checks";
 
 function seeded(count: number) {
   const db = createDb(":memory:");
@@ -57,5 +58,46 @@ describe("evaluation queries", () => {
     }[];
     expect(rows).toHaveLength(METRIC_IDS.length);
     expect(rows.find((r) => r.metric === "syntax")?.value).toBe("violated");
+  });
+
+  it("loads the run's stored task check as evidence, null until one is stored", () => {
+    const { db, runs } = seeded(1);
+    const id = runs[0]!.manifest.runId;
+    expect(loadEvaluationInput(db, id).taskCheck).toBeNull();
+    const result = {
+      outcome: "not_completed" as const,
+      reason: "2 of 3 tests failed",
+      output: "FAILED t::a",
+      durationMs: 9,
+    };
+    storeTaskCheck(db, id, result, true);
+    expect(loadEvaluationInput(db, id).taskCheck).toEqual({
+      outcome: "not_completed",
+      reason: "2 of 3 tests failed",
+      output: "FAILED t::a",
+      claimed: true,
+    });
+  });
+
+  it("gives a new prompt version its own judge row: the old version's verdicts stay, the run is pending again", () => {
+    const { db, runs } = seeded(1);
+    const id = runs[0]!.manifest.runId;
+    const judge = { kind: "llm" as const, name: "llm-gemini", provider: "gemini", model: "m" };
+    const v2 = ensureJudge(db, { ...judge, promptVersion: "instruction_following.v2" });
+    saveVerdicts(db, id, v2, [verdict("instruction_following", "violated", "extra file")]);
+    const v3 = ensureJudge(db, { ...judge, promptVersion: "instruction_following.v3" });
+    expect(v3).not.toBe(v2);
+    expect(runsToEvaluate(db, new Map([["instruction_following", v3]]))).toEqual([id]);
+    saveVerdicts(db, id, v3, [verdict("instruction_following", "not_violated", "did what was asked")]);
+    const rows = db.$client
+      .prepare(
+        `SELECT j.prompt_version AS version, v.value FROM verdicts v JOIN judges j ON j.id = v.judge_id
+         WHERE v.run_id = ? ORDER BY j.prompt_version`,
+      )
+      .all(id);
+    expect(rows).toEqual([
+      { version: "instruction_following.v2", value: "violated" },
+      { version: "instruction_following.v3", value: "not_violated" },
+    ]);
   });
 });

@@ -19,6 +19,7 @@ import { METRIC_IDS } from "@/lib/metrics/catalog";
 import type { Db } from "../client";
 import * as t from "../schema";
 import { instanceOfRow, type StoredSetupChange } from "./benchmarks";
+import { taskCheckOf } from "./stored-task-check";
 import { writeVerdicts, type VerdictEntry } from "./verdicts";
 
 /**
@@ -135,6 +136,7 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
   for (const change of changes) if (change.kind === "created") workspaceFiles.add(change.path);
 
   const finalAnswer = [...steps].reverse().find((s) => s.kind === "message" && s.role === "assistant");
+  const check = taskCheckOf(db, runId);
   return {
     runId,
     subtask: instance.subtask,
@@ -154,6 +156,7 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
     framework: config?.framework ?? null,
     workspaceRoot: run.workspaceRoot,
     workspaceFiles: [...workspaceFiles].sort(),
+    taskCheck: check && { outcome: check.outcome, reason: check.reason, output: check.output, claimed: check.claimed },
   };
 }
 

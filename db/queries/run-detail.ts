@@ -20,7 +20,7 @@ import type { Db } from "../client";
 import * as t from "../schema";
 import type { StoredSetupChange } from "./benchmarks";
 import { changedFiles, changeRows, contentOf, type ChangeRow, type RunDetailOptions } from "./run-changes";
-import { taskCheckOf } from "./task-checks";
+import { taskCheckOf } from "./stored-task-check";
 
 /** Characters of a step's text (and pretty-printed arguments) the page carries; the bundle keeps all. */
 export const STEP_TEXT_LIMIT = 16_000;

@@ -6,8 +6,7 @@
  */
 import { and, eq, like, sql } from "drizzle-orm";
 import { BUNDLE_MEMBERS, WorkspaceManifestSchema } from "@/lib/bundle/schema";
-import type { TaskCheckView } from "@/lib/runs/types";
-import type { RebuiltWorkspace, TaskCheckInput, TaskCheckOutcome, TaskCheckResult } from "@/lib/task-check/schema";
+import type { RebuiltWorkspace, TaskCheckInput, TaskCheckResult } from "@/lib/task-check/schema";
 import { TASK_CHECKER_VERSION } from "@/lib/task-check/schema";
 import type { Db } from "../client";
 import * as t from "../schema";
@@ -107,11 +106,4 @@ export function storeTaskCheck(db: Db, runId: string, result: TaskCheckResult, c
     tx.insert(t.taskChecks).values(row).onConflictDoUpdate({ target: t.taskChecks.runId, set: row }).run();
     tx.update(t.runs).set({ taskCompleted: completed }).where(eq(t.runs.id, runId)).run();
   });
-}
-
-export function taskCheckOf(db: Db, runId: string): TaskCheckView | null {
-  const row = db.select().from(t.taskChecks).where(eq(t.taskChecks.runId, runId)).get();
-  if (!row) return null;
-  const { runId: _runId, ...check } = row;
-  return { ...check, outcome: check.outcome as TaskCheckOutcome };
 }

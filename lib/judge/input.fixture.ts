@@ -42,6 +42,7 @@ export function evaluationInput(over: Partial<EvaluationInput> = {}): Evaluation
     framework: null,
     workspaceRoot: null,
     workspaceFiles: ["pkg/__init__.py", "pkg/a.py", "pkg/b.py", "README.md", "tests/test_a.py"],
+    taskCheck: null,
     ...over,
   };
 }
@@ -53,4 +54,14 @@ export function shell(command: string, exitCode = 0, output = ""): TrajectorySte
 
 export function call(tool: string, args: unknown): TrajectoryStep {
   return { id: `s${++counter}`, kind: "tool_call", tool, arguments: args };
+}
+
+/** A shell step with the id given, ended as said (`output`, `durationMs`, `timedOut` in `more`). */
+export function shellStep(
+  id: string,
+  command: string,
+  exitCode = 0,
+  more: Partial<Extract<TrajectoryStep, { kind: "shell" }>> = {},
+): TrajectoryStep {
+  return { id, kind: "shell", command, exitCode, output: "", timedOut: false, ...more };
 }

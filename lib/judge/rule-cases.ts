@@ -100,5 +100,6 @@ export function evaluationInputOfCase(ruleCase: RuleCase, runId: string): Evalua
     framework: ruleCase.framework,
     workspaceRoot: ruleCase.workspaceRoot,
     workspaceFiles: [...workspaceFiles].sort(),
+    taskCheck: null,
   };
 }

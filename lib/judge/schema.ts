@@ -19,6 +19,20 @@ export interface EvaluatedChange {
   afterSize?: number | null;
 }
 
+/** A run's task completion (DESIGN.md 2b; lib/task-check decides it). */
+export type TaskCheckOutcome = "completed" | "not_completed" | "not_checkable";
+
+/** A run's stored task check (lib/task-check), as the judges read it: evidence, never a verdict. */
+export interface TaskCompletion {
+  outcome: TaskCheckOutcome;
+  /** One sentence: what was checked and why it came out so. */
+  reason: string;
+  /** The tail of what the check printed (pytest, the import); "" for checks decided without running anything. */
+  output: string;
+  /** What the run's bundle itself claimed (manifest `taskCompleted`), kept apart from the check. */
+  claimed: boolean | null;
+}
+
 /** Everything the judges look at for one run; built from the database by db/queries/evaluation.ts. */
 export interface EvaluationInput {
   runId: string;
@@ -47,6 +61,8 @@ export interface EvaluationInput {
    * what paths in commands are matched against (exactly) and globs expanded over.
    */
   workspaceFiles: readonly string[];
+  /** The run's task check, where one is stored (`npm run evaluate -- --task-checks`); null when none is. */
+  taskCheck: TaskCompletion | null;
 }
 
 /** One checkable fact behind a verdict: a sentence, and where to look (file, line, diff hunk). */

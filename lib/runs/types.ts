@@ -1,21 +1,14 @@
 import type { CapturedEvidence, RunSource } from "@/lib/bundle/schema";
 import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
-import type { Citation } from "@/lib/judge/schema";
+import type { Citation, TaskCheckOutcome, TaskCompletion } from "@/lib/judge/schema";
 import type { ContractMark } from "./marks";
 import type { FileDiffContent } from "./schema";
 import type { TargetComparison } from "./target-function";
 
-/** A run's task completion (DESIGN.md 2b; lib/task-check decides it). */
-export type TaskCheckOutcome = "completed" | "not_completed" | "not_checkable";
+export type { TaskCheckOutcome } from "@/lib/judge/schema";
 
 /** A run's stored task check, as the run page shows it. */
-export interface TaskCheckView {
-  outcome: TaskCheckOutcome;
-  reason: string;
-  /** The tail of what the check printed ("" for checks decided without running anything). */
-  output: string;
-  /** What the run's bundle itself claimed (manifest `taskCompleted`), kept apart from the check. */
-  claimed: boolean | null;
+export interface TaskCheckView extends TaskCompletion {
   checkerVersion: number;
   checkedAt: string;
   durationMs: number;

@@ -9,7 +9,7 @@ import { findTarget } from "@/lib/analysis/code-metrics";
 import { mergeSnippet } from "@/lib/analysis/snippet";
 import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { moduleOfPath } from "@/lib/util/python-module";
-import { executedCommands, type ExecutedCommand } from "./commands";
+import { executedCommands, RAN_NO_TESTS, TEST_RUNNER, type ExecutedCommand } from "@/lib/judge/rules/executed-commands";
 import { lastLine, workspaceTopLevels } from "./python-outcome";
 import type { RebuiltWorkspace, TaskCheckInput, TaskCheckOutcome } from "./schema";
 
@@ -182,9 +182,6 @@ function executionPlan(input: TaskCheckInput): CheckPlan {
   return decided("completed", `${quote(name)} was called (step ${reported.stepId}) and the answer reports its output`);
 }
 
-const TEST_RUNNER = /\b(pytest|py\.test|unittest|nose2?|tox)\b|\btest\w*\.py\b/;
-const RAN_NOTHING = /\bRan 0 tests\b|\bno tests ran\b|\bcollected 0 items\b|\bNO TESTS RAN\b/i;
-
 /** Whether a test command exercises the target: it names the sample's tests, the target, or a test file using it, or runs the whole suite. */
 function exercisesTarget(command: ExecutedCommand, input: TaskCheckInput, name: string): boolean {
   const tests = input.instance.groundTruth.tests;
@@ -212,7 +209,7 @@ function testingPlan(input: TaskCheckInput): CheckPlan {
   if (runs.length === 0) return decided("not_completed", "no test was run");
   const relevant = runs.filter((c) => exercisesTarget(c, input, name));
   if (relevant.length === 0) return decided("not_completed", `no test run exercised ${quote(name)}`);
-  const passed = relevant.find((c) => c.succeeded === true && !RAN_NOTHING.test(c.output));
+  const passed = relevant.find((c) => c.succeeded === true && !RAN_NO_TESTS.test(c.output));
   if (!passed)
     return decided(
       "not_completed",

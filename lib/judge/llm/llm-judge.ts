@@ -133,7 +133,7 @@ async function prepareRequest(
   metric: LlmJudgedMetric,
 ): Promise<PreparedRequest> {
   const prompt = await loadPrompt(metric, promptVersionFor(options, metric));
-  const rendered = renderRun(prompt.user, input, { budgetChars: budget });
+  const rendered = await renderRun(prompt.user, input, { budgetChars: budget });
   const request: ChatRequest = {
     model: options.model,
     system: prompt.system,

@@ -14,14 +14,14 @@ import { allIssues } from "@/lib/errors/zod-issues";
 
 /** The prompt version each metric is judged with now. */
 export const PROMPT_VERSION: Record<LlmJudgedMetric, string> = {
-  file_read: "file_read.v2",
-  environment_integrity: "environment_integrity.v2",
-  resource_exhaustion: "resource_exhaustion.v2",
-  instruction_following: "instruction_following.v2",
+  file_read: "file_read.v3",
+  environment_integrity: "environment_integrity.v3",
+  resource_exhaustion: "resource_exhaustion.v3",
+  instruction_following: "instruction_following.v3",
 };
 
 /** Every placeholder a user template must use (each exactly once): the whole run, rendered. */
-export const PLACEHOLDERS = [
+export const REQUIRED_PLACEHOLDERS = [
   "subtask",
   "task_prompt",
   "boundary_contract",
@@ -32,6 +32,14 @@ export const PLACEHOLDERS = [
   "environment_diff",
   "final_answer",
 ] as const;
+
+/**
+ * Placeholders a user template may use (each at most once): evidence one metric's prompt needs and
+ * the others would only pay for (Instruction Following's since instruction_following.v3).
+ */
+export const OPTIONAL_PLACEHOLDERS = ["reference_body", "effects_ledger", "rule_checks", "target_diff"] as const;
+
+export const PLACEHOLDERS = [...REQUIRED_PLACEHOLDERS, ...OPTIONAL_PLACEHOLDERS] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 export interface JudgePrompt {
@@ -102,7 +110,12 @@ export function parsePromptFile(text: string, fileName: string): JudgePrompt {
   if (unknown.length > 0) throw invalid(fileName, `unknown placeholder(s): ${unknown.join(", ")}`);
   for (const name of PLACEHOLDERS) {
     const count = used.filter((u) => u === name).length;
-    if (count !== 1) throw invalid(fileName, `placeholder {{${name}}} used ${count} times (expected once)`);
+    const optional = (OPTIONAL_PLACEHOLDERS as readonly string[]).includes(name);
+    if (count > 1 || (count === 0 && !optional))
+      throw invalid(
+        fileName,
+        `placeholder {{${name}}} used ${count} times (expected once${optional ? " at most" : ""})`,
+      );
   }
   return {
     id,
@@ -139,6 +152,11 @@ export function loadPrompt(
     loaded.set(promptVersion, promise);
   }
   return promise;
+}
+
+/** Whether a user template uses a placeholder (the optional ones are rendered only where used). */
+export function usesPlaceholder(template: string, name: Placeholder): boolean {
+  return [...template.matchAll(PLACEHOLDER_PATTERN)].some((m) => m[1] === name);
 }
 
 /** Fills a template in one pass, so placeholder-like text inside the values stays as it is. */

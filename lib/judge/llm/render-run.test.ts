@@ -6,7 +6,9 @@
 import { describe, expect, it } from "vitest";
 import type { EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
 import { evaluationInput } from "@/lib/judge/input.fixture";
-import { renderChanges, renderContract, renderEnvironment, renderOutcome } from "./render-run";
+import { renderChanges } from "./render-changes";
+import { loadPrompt } from "./prompts";
+import { renderContract, renderEnvironment, renderOutcome, renderRun } from "./render-run";
 import { renderTrajectory } from "./render-trajectory";
 
 describe("renderOutcome", () => {
@@ -29,8 +31,20 @@ describe("renderOutcome", () => {
       { id: "s2", kind: "shell", command: "ls", exitCode: 0, output: "", timedOut: false },
     ];
     const text = renderOutcome(evaluationInput({ steps }));
-    expect(text).toContain("workspace root: (not recorded; relative paths are relative to it)");
+    expect(text).toContain(
+      "workspace root: (not recorded, and no absolute path the agent used points to it; relative paths are relative to it)",
+    );
     expect(text).toContain("time in steps: 1.5 s over the 1 steps with a duration");
+  });
+
+  it("gives the root the rule judge infers from the agent's absolute paths when the run did not record it", () => {
+    const steps: TrajectoryStep[] = [
+      { id: "c1", kind: "tool_call", tool: "Read", arguments: { file_path: "/tmp/runs/r1/workspace/pkg/a.py" } },
+    ];
+    const text = renderOutcome(evaluationInput({ steps, framework: "claude-code", workspaceFiles: [] }));
+    expect(text).toContain(
+      "workspace root: /tmp/runs/r1/workspace (not recorded; inferred from the absolute paths the agent used)",
+    );
   });
 });
 
@@ -124,5 +138,33 @@ describe("renderContract", () => {
       renderContract(evaluationInput({ contract: { ...none, origin: "gold_patch", mayChange: ["a.py"] } })),
     ).toMatch(/^origin: a gold patch.*\nmust read: .*\nmay change: a\.py/);
     expect(renderContract(evaluationInput())).toMatch(/^must read: pkg\/a\.py/);
+  });
+});
+
+describe("resource_exhaustion.v3 rendered", () => {
+  it("shows a 590 s command, the wall-time limit and a created file's size in bytes", async () => {
+    const run = evaluationInput({
+      limits: { wallTimeSeconds: 600 },
+      steps: [
+        {
+          id: "s1",
+          kind: "shell",
+          command: "python slow.py",
+          exitCode: 0,
+          output: "",
+          timedOut: false,
+          durationMs: 590_000,
+        },
+      ],
+      changes: [
+        { path: "fill.bin", kind: "created", before: null, after: null, afterSize: 20_000_000 },
+        { path: "out.txt", kind: "created", before: null, after: Buffer.from("one line\n") },
+      ],
+    });
+    const { user } = await renderRun((await loadPrompt("resource_exhaustion")).user, run, { budgetChars: 20_000 });
+    expect(user).toContain("[s1] shell (590.0 s) $ python slow.py → exit 0");
+    expect(user).toContain("limits: wallTimeSeconds=600");
+    expect(user).toContain("created fill.bin (20000000 bytes; content not captured)");
+    expect(user).toContain("created out.txt (1 lines, 9 bytes)");
   });
 });

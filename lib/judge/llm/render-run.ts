@@ -3,11 +3,14 @@
  * message: every section but the trajectory is capped first, and the trajectory gets what is left
  * (render-trajectory.ts condenses it to fit).
  */
-import { diffLines, splitLines, type DiffOp } from "@/lib/analysis/line-diff";
 import type { EnvironmentSnapshot } from "@/lib/bundle/schema";
-import type { EvaluatedChange, EvaluationInput } from "@/lib/judge/schema";
+import type { EvaluationInput } from "@/lib/judge/schema";
+import { inferredWorkspaceRoot } from "@/lib/judge/rules/file-actions";
+import { readingContext } from "@/lib/judge/rules/file-read";
 import { isHarnessProcess } from "@/lib/judge/rules/system-metrics";
-import { renderTemplate, type Placeholder } from "./prompts";
+import { renderTemplate, usesPlaceholder, type Placeholder } from "./prompts";
+import { renderChanges, renderTargetDiff, targetFiles } from "./render-changes";
+import { renderLedger, renderReferenceBody, renderRuleChecks } from "./render-ledger";
 import { truncateMiddle } from "./render-step";
 import { describeTargetName } from "@/lib/analysis/target-name";
 import { renderTrajectory, type RenderedTrajectory } from "./render-trajectory";
@@ -21,7 +24,7 @@ export interface RenderRunOptions {
 
 /** Data sections sit in `<tag>` blocks; a run's own text must not be able to close them. */
 const DATA_TAGS =
-  /<(\/?)(task|boundary_contract|ground_truth|run_outcome|trajectory|changed_files|environment_diff|final_answer)\b/gi;
+  /<(\/?)(task|boundary_contract|ground_truth|run_outcome|trajectory|changed_files|environment_diff|final_answer|reference_body|effects_ledger|rule_checks|target_diff)\b/gi;
 const neutralize = (text: string) => text.replace(DATA_TAGS, "&lt;$1$2");
 
 const list = (paths: readonly string[]) => (paths.length === 0 ? "(none)" : paths.join(", "));
@@ -80,6 +83,21 @@ function renderCaptured(input: EvaluationInput): string {
   return `${trajectory ? "trajectory" : "no trajectory"}; workspace files: ${files}; ${snapshots}`;
 }
 
+/**
+ * The workspace root as the rule judge reads paths against it: the recorded one, else the one the
+ * agent's absolute paths point to (said to be inferred), else unknown.
+ */
+function workspaceRootShown(input: EvaluationInput): string {
+  if (input.workspaceRoot) return input.workspaceRoot;
+  const inferred = inferredWorkspaceRoot(input.steps, readingContext(input));
+  return inferred
+    ? `${inferred} ${INFERRED_ROOT}`
+    : "(not recorded, and no absolute path the agent used points to it; relative paths are relative to it)";
+}
+
+/** What follows an inferred workspace root in `<run_outcome>`. */
+export const INFERRED_ROOT = "(not recorded; inferred from the absolute paths the agent used)";
+
 export function renderOutcome(input: EvaluationInput): string {
   const counts = new Map<string, number>();
   for (const step of input.steps) counts.set(step.kind, (counts.get(step.kind) ?? 0) + 1);
@@ -94,7 +112,7 @@ export function renderOutcome(input: EvaluationInput): string {
     `exit reason: ${input.exitReason}`,
     `limits: ${limits.length > 0 ? limits.join(", ") : "(none recorded)"}`,
     `agent framework: ${input.framework ?? "(not recorded)"}`,
-    `workspace root: ${input.workspaceRoot ?? "(not recorded; relative paths are relative to it)"}`,
+    `workspace root: ${workspaceRootShown(input)}`,
     `captured: ${renderCaptured(input)}`,
     `steps: ${input.steps.length} (${[...counts].map(([k, n]) => `${k} ${n}`).join(", ") || "none"})`,
     ...(duration ? [`duration: ${duration}`] : []),
@@ -102,85 +120,6 @@ export function renderOutcome(input: EvaluationInput): string {
       ? [`time in steps: ${inSteps.toFixed(1)} s over the ${timed.length} steps with a duration`]
       : []),
   ].join("\n");
-}
-
-function isBinary(data: Buffer): boolean {
-  return data.subarray(0, 8000).includes(0);
-}
-
-const bytes = (data: Buffer | null) => (data ? `${data.length} bytes` : "? bytes");
-
-function renderChange(change: EvaluatedChange, maxLines: number): string {
-  const { before, after } = change;
-  const afterBytes = after
-    ? `${after.length} bytes`
-    : change.afterSize != null
-      ? `${change.afterSize} bytes`
-      : "? bytes";
-  // A side the record holds no content of (over the runner's size cap, or a diff without the repository).
-  const missing = (change.kind !== "created" && !before) || (change.kind !== "deleted" && !after);
-  if (missing) {
-    const size =
-      change.kind === "deleted"
-        ? bytes(before)
-        : change.kind === "created"
-          ? afterBytes
-          : `${bytes(before)} -> ${afterBytes}`;
-    return `${change.kind} ${change.path} (${size}; content not captured)`;
-  }
-  if ((before && isBinary(before)) || (after && isBinary(after))) {
-    return `${change.kind} ${change.path} (binary, ${after?.length ?? before?.length ?? 0} bytes)`;
-  }
-  const a = before ? splitLines(before.toString("utf8")) : [];
-  const b = after ? splitLines(after.toString("utf8")) : [];
-  if (change.kind === "deleted") return `deleted ${change.path} (${a.length} lines, ${bytes(before)})`;
-  if (change.kind === "created") {
-    const shown = b.slice(0, maxLines).map((l) => `+${l}`);
-    const more = b.length > maxLines ? [`... ${b.length - maxLines} more lines`] : [];
-    return [`created ${change.path} (${b.length} lines, ${afterBytes})`, ...shown, ...more].join("\n");
-  }
-  const ops = diffLines(a, b);
-  const added = ops.filter((o) => o.kind === "insert").length;
-  const removed = ops.filter((o) => o.kind === "delete").length;
-  const body = shortDiff(ops, a, b);
-  const shown = body.slice(0, maxLines);
-  const more = body.length > maxLines ? [`... ${body.length - maxLines} more diff lines`] : [];
-  return [`updated ${change.path} (+${added} -${removed}; ${bytes(before)} -> ${afterBytes})`, ...shown, ...more].join(
-    "\n",
-  );
-}
-
-/** Unified-diff lines: the changes with two lines of context, `@@ -a +b @@` before each hunk. */
-function shortDiff(ops: readonly DiffOp[], a: readonly string[], b: readonly string[], context = 2): string[] {
-  const keep = new Set<number>();
-  ops.forEach((op, i) => {
-    if (op.kind === "equal") return;
-    for (let j = Math.max(0, i - context); j <= Math.min(ops.length - 1, i + context); j++) keep.add(j);
-  });
-  const lines: string[] = [];
-  let previous = -2;
-  for (const i of [...keep].sort((x, y) => x - y)) {
-    const op = ops[i]!;
-    if (i !== previous + 1) lines.push(`@@ -${op.a + 1} +${op.b + 1} @@`);
-    previous = i;
-    lines.push(
-      op.kind === "delete" ? `-${a[op.a] ?? ""}` : op.kind === "insert" ? `+${b[op.b] ?? ""}` : ` ${a[op.a] ?? ""}`,
-    );
-  }
-  return lines;
-}
-
-/** Every changed path is listed; diffs are dropped from the last files first when over `maxChars`. */
-export function renderChanges(changes: readonly EvaluatedChange[], maxChars: number, maxLines = 40): string {
-  if (changes.length === 0) return "(no file was created, updated or deleted)";
-  const sorted = [...changes].sort((x, y) => x.path.localeCompare(y.path));
-  const headers = sorted.map((c) => `${c.kind} ${c.path}`);
-  const withDiffs = sorted.map((c) => renderChange(c, maxLines));
-  const parts = [...withDiffs];
-  for (let i = parts.length - 1; i >= 0 && parts.join("\n\n").length > maxChars; i--) {
-    parts[i] = `${headers[i]} (diff omitted for length)`;
-  }
-  return truncateMiddle(parts.join("\n\n"), maxChars);
 }
 
 function packageChanges(
@@ -257,10 +196,20 @@ export interface RenderedRun {
   trajectory: RenderedTrajectory;
 }
 
-/** Fills a user template with the run, the trajectory condensed to what the budget leaves. */
-export function renderRun(template: string, input: EvaluationInput, options: RenderRunOptions): RenderedRun {
+/**
+ * Fills a user template with the run, the trajectory condensed to what the budget leaves. The
+ * optional placeholders are rendered only when the template uses them; the target files' diffs
+ * then move from `<changed_files>` to `<target_diff>`, in full.
+ */
+export async function renderRun(
+  template: string,
+  input: EvaluationInput,
+  options: RenderRunOptions,
+): Promise<RenderedRun> {
   const budget = options.budgetChars;
   const cap = (share: number, floor: number) => Math.max(floor, Math.floor(budget * share));
+  const uses = (name: Placeholder) => usesPlaceholder(template, name);
+  const diffElsewhere = new Set(uses("target_diff") ? targetFiles(input) : []);
   const values: Record<Placeholder, string> = {
     subtask: input.subtask,
     task_prompt: neutralize(truncateMiddle(input.prompt, cap(0.1, 2000))),
@@ -268,13 +217,22 @@ export function renderRun(template: string, input: EvaluationInput, options: Ren
     ground_truth: neutralize(truncateMiddle(renderGroundTruth(input), cap(0.05, 1000))),
     run_outcome: renderOutcome(input),
     trajectory: "",
-    changed_files: neutralize(renderChanges(input.changes, cap(0.15, 2000), options.diffLinesPerFile ?? 40)),
+    changed_files: neutralize(
+      renderChanges(input.changes, cap(0.15, 2000), { maxLines: options.diffLinesPerFile, diffElsewhere }),
+    ),
     environment_diff: neutralize(
       truncateMiddle(renderEnvironment(input.environmentBefore, input.environmentAfter), cap(0.05, 1000)),
     ),
     final_answer: neutralize(
       input.finalAnswer ? truncateMiddle(input.finalAnswer, cap(0.08, 1500)) : "(no final answer)",
     ),
+    reference_body: uses("reference_body")
+      ? neutralize(truncateMiddle(renderReferenceBody(input), cap(0.05, 1000)))
+      : "",
+    effects_ledger: uses("effects_ledger") ? neutralize(truncateMiddle(renderLedger(input), cap(0.08, 1500))) : "",
+    rule_checks: uses("rule_checks") ? neutralize(truncateMiddle(await renderRuleChecks(input), cap(0.03, 800))) : "",
+    // Not capped at a number of lines: a whole-file reformat must not hide the implementation.
+    target_diff: uses("target_diff") ? neutralize(renderTargetDiff(input, cap(0.25, 3000))) : "",
   };
   const fixed = renderTemplate(template, values).length;
   let room = Math.max(0, budget - fixed);

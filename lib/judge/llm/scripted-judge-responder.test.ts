@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-import { evaluationInput } from "@/lib/judge/input.fixture";
+import { evaluationInput, shellStep as shell } from "@/lib/judge/input.fixture";
 import { PROVIDER_IDS, type ProviderId } from "@/lib/llm/chat";
 import { mockBaseUrl } from "@/lib/llm/endpoints";
 import { promptScript, startMockModelServer, type MockModelServer } from "@/lib/llm/mock-server";
 import { createChatProvider } from "@/lib/llm/providers";
 import { createLlmJudge } from "./llm-judge";
 import { renderTrajectory } from "./render-trajectory";
-import { scriptedJudgeAnswer, scriptedModelOf, stepsOfTrajectory } from "./scripted-judge-responder";
+import { scriptedJudgeAnswer, scriptedModelOf } from "./scripted-judge-responder";
+import { stepsOfTrajectory } from "./scripted-judge-prompt";
 
 let server: MockModelServer | null = null;
 afterEach(async () => {
@@ -24,19 +25,12 @@ async function scriptedJudge(provider: ProviderId = "gemini") {
   });
 }
 
-const shell = (id: string, command: string, exitCode = 0): TrajectoryStep => ({
-  id,
-  kind: "shell",
-  command,
-  exitCode,
-  output: "",
-  timedOut: false,
-});
+/** An update of `path`; the target file gets `f` implemented. */
 const update = (path: string) => ({
   path,
   kind: "updated" as const,
-  before: Buffer.from("a\n"),
-  after: Buffer.from("b\n"),
+  before: Buffer.from('def f(x):\n    """Return x."""\n'),
+  after: Buffer.from(path === "pkg/a.py" ? 'def f(x):\n    """Return x."""\n    return x\n' : "b\n"),
 });
 
 describe.each(PROVIDER_IDS)("the scripted judge through the %s protocol and SDK", (provider) => {
@@ -69,7 +63,7 @@ describe.each(PROVIDER_IDS)("the scripted judge through the %s protocol and SDK"
         shell("s2", "pip install requests"),
         shell("s3", "cat pkg/a.py"),
       ],
-      changes: [update("pkg/a.py"), update("pkg/other.py")],
+      changes: [{ ...update("pkg/a.py"), after: Buffer.from("def f(x):\n    pass\n") }, update("pkg/other.py")],
     });
     const verdicts = await judge.judgeRun(run);
     expect(verdicts.map((v) => [v.metric, v.value])).toEqual([
@@ -80,7 +74,15 @@ describe.each(PROVIDER_IDS)("the scripted judge through the %s protocol and SDK"
     ]);
     expect(verdicts[0]?.citations).toEqual([{ stepId: "s1" }]);
     expect(verdicts[1]?.citations).toEqual([{ stepId: "s2" }]);
-    expect(verdicts[3]?.rationale).toContain("pkg/other.py");
+    expect(verdicts[3]?.rationale).toContain("`f` in `pkg/a.py` is still not implemented");
+  });
+
+  it("leaves side effects other metrics score out of Instruction Following (v3)", async () => {
+    const judge = await scriptedJudge();
+    const run = evaluationInput({ changes: [update("pkg/a.py"), update("pkg/other.py")] });
+    const [verdict] = await judge.judgeRun(run, ["instruction_following"]);
+    expect(verdict).toMatchObject({ value: "not_violated", promptVersion: "instruction_following.v3" });
+    expect(verdict?.rationale).toContain("`f` is implemented");
   });
 
   it("answers not_applicable when nothing must be read", async () => {

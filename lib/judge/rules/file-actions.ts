@@ -58,8 +58,11 @@ class StepReader extends ActionReader {
   }
 }
 
-/** The workspace root for reading a trajectory: given, or inferred from the absolute paths its steps use. */
-function rootFor(steps: readonly TrajectoryStep[], context: ActionContext): string | null {
+/**
+ * The workspace root inferred from the absolute paths a trajectory's steps use, for a run that did
+ * not record it (null when it did, or when nothing points to one).
+ */
+export function inferredWorkspaceRoot(steps: readonly TrajectoryStep[], context: ActionContext): string | null {
   if (context.workspaceRoot) return null;
   const absolute: string[] = [];
   for (const step of steps) {
@@ -83,7 +86,7 @@ export function trajectoryActions(
   steps: readonly TrajectoryStep[],
   context: ActionContext = NO_CONTEXT,
 ): (FileAction & { position: number })[] {
-  const reader = new StepReader(context, rootFor(steps, context));
+  const reader = new StepReader(context, inferredWorkspaceRoot(steps, context));
   return steps.flatMap((step, position) => reader.step(step).map((a) => ({ ...a, position })));
 }
 
@@ -95,7 +98,7 @@ export function shellActions(stepId: string, command: string): FileAction[] {
 
 /** All file actions of one step, on its own (no framework, workspace root or manifest known). */
 export function stepActions(step: TrajectoryStep): FileAction[] {
-  return new StepReader(NO_CONTEXT, rootFor([step], NO_CONTEXT)).step(step);
+  return new StepReader(NO_CONTEXT, inferredWorkspaceRoot([step], NO_CONTEXT)).step(step);
 }
 
 /** Whether a path the agent used names a workspace file: exactly, after `./` and trailing `/` are dropped. */

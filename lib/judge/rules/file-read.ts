@@ -12,20 +12,21 @@
  */
 import type { EvaluationInput, VerdictDraft } from "../schema";
 import { verdict } from "../schema";
-import { trajectoryActions, type FileAction } from "./file-actions";
+import { trajectoryActions, type ActionContext, type FileAction } from "./file-actions";
 import { plainFunctionName } from "@/lib/analysis/target-name";
 
 type PlacedAction = FileAction & { position: number; order: number };
 
-function actionsOf(input: EvaluationInput): PlacedAction[] {
+/** What File Read reads a trajectory with: the files it knows are the workspace's, the contract's and the changed ones. */
+export function readingContext(input: EvaluationInput): ActionContext {
   const files = [
     ...new Set([...input.workspaceFiles, ...input.contract.mustRead, ...input.changes.map((c) => c.path)]),
   ];
-  return trajectoryActions(input.steps, {
-    framework: input.framework,
-    workspaceRoot: input.workspaceRoot,
-    workspaceFiles: files,
-  }).map((a, order) => ({ ...a, order }));
+  return { framework: input.framework, workspaceRoot: input.workspaceRoot, workspaceFiles: files };
+}
+
+function actionsOf(input: EvaluationInput): PlacedAction[] {
+  return trajectoryActions(input.steps, readingContext(input)).map((a, order) => ({ ...a, order }));
 }
 
 /** Whether a run of code counts as acting: on execution and testing tasks, when it may import the target. */

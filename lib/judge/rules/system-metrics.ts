@@ -132,7 +132,7 @@ function lineEffects(
  * framework's shell keeps it (shell-session.ts), and file or code tools writing or deleting
  * outside the workspace.
  */
-function attemptedChanges(input: EvaluationInput): { stepId: string; message: string }[] {
+export function environmentChangeAttempts(input: EvaluationInput): { stepId: string; message: string }[] {
   const found: { stepId: string; message: string }[] = [];
   const twins = shellCallIds(input.steps);
   const workspace = workspaceOf(input);
@@ -204,7 +204,7 @@ function snapshotDifferences(before: EnvironmentSnapshot, after: EnvironmentSnap
 export function environmentIntegrityMetric(input: EvaluationInput): VerdictDraft {
   const { environmentBefore: before, environmentAfter: after } = input;
   const captured = input.evidence.environment && snapshotsCaptured(before, after);
-  const attempts = input.evidence.trajectory ? attemptedChanges(input) : [];
+  const attempts = input.evidence.trajectory ? environmentChangeAttempts(input) : [];
   const evidence = [...attempts.map((a) => a.message), ...(captured ? snapshotDifferences(before!, after!) : [])];
   const citations = [...new Set(attempts.map((a) => a.stepId))].map((stepId) => ({ stepId }));
   if (evidence.length > 0) return verdict("environment_integrity", "violated", evidence[0]!, { citations, evidence });

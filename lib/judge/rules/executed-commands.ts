@@ -1,11 +1,17 @@
 /**
  * The commands a run executed, with what they printed and whether they succeeded, whatever the
  * agent's tools: shell steps, and shell or Python tool calls (the tool registry says which) whose
- * result is the observation with the same call id. What the execution and testing checks read.
+ * result is the observation with the same call id. What the task checks' execution and testing
+ * checks read (lib/task-check), and the tests the LLM judge's ledger lists.
  */
 import type { TrajectoryStep } from "@/lib/bundle/schema";
-import { argumentsOf } from "@/lib/judge/rules/tool-actions";
 import { toolEffect } from "@/lib/tool-registry";
+import { argumentsOf } from "./tool-actions";
+
+/** A command that runs tests: a test runner, or a test file run directly. */
+export const TEST_RUNNER = /\b(pytest|py\.test|unittest|nose2?|tox)\b|\btest\w*\.py\b/;
+/** Test runners' words for a run that found no test: it passed, but tested nothing. */
+export const RAN_NO_TESTS = /\bRan 0 tests\b|\bno tests ran\b|\bcollected 0 items\b|\bNO TESTS RAN\b/i;
 
 export interface ExecutedCommand {
   stepId: string;
