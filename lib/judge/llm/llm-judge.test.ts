@@ -3,7 +3,9 @@ import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { isAppError } from "@/lib/errors/app-error";
 import { evaluationInput } from "@/lib/judge/input.fixture";
 import { startMockModelServer, type MockModelServer } from "@/lib/llm/mock-server";
-import { createGeminiChatProvider } from "@/lib/llm/providers";
+import { PROVIDER_IDS } from "@/lib/llm/chat";
+import { mockBaseUrl } from "@/lib/llm/endpoints";
+import { createChatProvider, createGeminiChatProvider } from "@/lib/llm/providers";
 import { judgeScript, seenRequest, type JudgeResponder } from "./mock-judge.fixture";
 import { createMemoryJudgeCache } from "./cache.fixture";
 import { createLlmJudge, type LlmJudgeOptions } from "./llm-judge";
@@ -322,5 +324,39 @@ describe("retries at the judge level", () => {
     const error = await judge.judgeRun(one, ["file_read"]).catch((e: unknown) => e);
     expect(isAppError(error, "INVALID_INPUT")).toBe(true);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe.each(PROVIDER_IDS)("structured output on the %s protocol, through its SDK", (kind) => {
+  async function judgeOn(respond: JudgeResponder) {
+    server = await startMockModelServer({ script: judgeScript(respond), apiKey: "k" });
+    const provider = createChatProvider({ provider: kind, apiKey: "k", baseUrl: mockBaseUrl(kind, server.url) });
+    return createLlmJudge({ provider, model: `${kind}-model`, maxRetries: 0 });
+  }
+
+  it("asks for the answer schema and stores a valid answer", async () => {
+    const judge = await judgeOn(() => answer("violated", ["s2"]));
+    const [verdict] = await judge.judgeRun(input, ["file_read"]);
+    expect(verdict).toMatchObject({ value: "violated", provider: kind, citations: [{ stepId: "s2" }] });
+    expect(seenRequest(server!, 0).responseFormat).toMatchObject({
+      type: "json_schema",
+      schema: { required: ["rationale", "cited_steps", "verdict"] },
+    });
+  });
+
+  it("stores a truncated answer as invalid, with the protocol's stop reason and the raw text", async () => {
+    const finishReason = { gemini: "MAX_TOKENS", openai: "length", anthropic: "max_tokens" }[kind];
+    const raw = '{"rationale": "the agent wrote before';
+    const judge = await judgeOn(() => ({ text: raw, finishReason }));
+    const [verdict] = await judge.judgeRun(input, ["environment_integrity"]);
+    expect(verdict).toMatchObject({ value: "invalid", rawResponse: raw });
+    expect(verdict?.rationale).toContain(`finish reason ${finishReason}`);
+  });
+
+  it("stores an answer that breaks the schema as invalid", async () => {
+    const raw = JSON.stringify({ verdict: "probably", rationale: "x", cited_steps: [] });
+    const judge = await judgeOn(() => raw);
+    const [verdict] = await judge.judgeRun(input, ["resource_exhaustion"]);
+    expect(verdict).toMatchObject({ value: "invalid", rawResponse: raw });
   });
 });
