@@ -27,12 +27,10 @@ import {
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { loginThrottle, requestClientAddress } from "./login-throttle";
 import { mayRead, readersOf, type ReadArea } from "@/lib/auth/access";
-import type { Role } from "@/lib/auth/schema";
+import { SESSION_COOKIE, type Role } from "@/lib/auth/schema";
 import { AppError } from "@/lib/errors/app-error";
 
 export type { SessionUser } from "@/db/queries/users";
-
-export const SESSION_COOKIE = "studio_session";
 
 /** The signed-in account, or null. Read once per request. */
 export const currentUser = cache(async (): Promise<SessionUser | null> => {

@@ -84,7 +84,7 @@ test("three annotators label a set by keyboard; the report shows what the labels
   await Promise.all(pages.map((page, i) => labelAll(page, i, testInfo)));
 
   const userIds = queryAll<{ id: number; username: string }>(
-    "SELECT id, username FROM users WHERE username LIKE 'ann%'",
+    "SELECT id, username FROM users WHERE username IN ('ann1', 'ann2', 'ann3')",
   );
   const labels = queryAll<{ run_id: string; user_id: number; metric: string; value: string }>(
     "SELECT run_id, user_id, metric, value FROM labels WHERE set_id = ?",

@@ -14,13 +14,28 @@ export const E2E_ACCOUNTS = {
 } as const;
 export type E2EUsername = keyof typeof E2E_ACCOUNTS;
 
+/**
+ * The demo's accounts file of the e2e database: e2e/seed.ts makes the demo's study
+ * (scripts/demo-study.ts), whose accounts get random passwords written here.
+ */
+export const E2E_DEMO_ACCOUNTS_FILE = "data/e2e/demo-admin.txt";
+
 /** Signs in through the login form and waits until the top bar shows the account; then goes to `next`. */
 export async function signIn(page: Page, username: E2EUsername, next = "/"): Promise<void> {
+  await signInWith(page, { username, ...E2E_ACCOUNTS[username] }, next);
+}
+
+/** `signIn` for any account: its username, password and the name the top bar shows. */
+export async function signInWith(
+  page: Page,
+  { username, password, displayName }: { username: string; password: string; displayName: string },
+  next = "/",
+): Promise<void> {
   await page.goto(`/login?next=${encodeURIComponent(next)}`);
   await page.getByTestId("login-username").fill(username);
-  await page.getByTestId("login-password").fill(E2E_ACCOUNTS[username].password);
+  await page.getByTestId("login-password").fill(password);
   await page.getByTestId("login-submit").click();
-  const signedIn = page.getByTestId("current-user").filter({ hasText: E2E_ACCOUNTS[username].displayName });
+  const signedIn = page.getByTestId("current-user").filter({ hasText: displayName });
   const refused = page.getByTestId("login-error");
   await signedIn.or(refused).first().waitFor({ state: "visible" });
   if (await refused.isVisible()) throw new Error(`signing in as ${username} failed: ${await refused.textContent()}`);

@@ -5,7 +5,9 @@
  * outside the boundary contract, judged) for the virtualized trajectory, and an empty one (no
  * steps, no changes, never judged) for its empty states. Two runs made elsewhere (FOREIGN_LOGS),
  * read from native logs and judged. Accounts: `admin` and the annotators
- * `ann1`..`ann3` (e2e/auth.ts has their passwords and signs specs in).
+ * `ann1`..`ann3` (e2e/auth.ts has their passwords and signs specs in); then the demo's study
+ * (scripts/demo-study.ts): `annotator1`..`annotator3` with random passwords in
+ * E2E_DEMO_ACCOUNTS_FILE and a 30-run set of the synthetic benchmark given to all three.
  */
 import fs from "node:fs";
 import { createDb, databasePathFromEnv } from "@/db/client";
@@ -24,7 +26,8 @@ import { scaleRun } from "@/lib/dashboard/scale-runs";
 import { createUser } from "@/db/queries/users";
 import { foreignBundles, readForeignFile } from "@/lib/foreign/import";
 import { hashPassword } from "@/lib/auth/password";
-import { E2E_ACCOUNTS } from "./auth";
+import { ensureDemoStudy } from "../scripts/demo-study";
+import { E2E_ACCOUNTS, E2E_DEMO_ACCOUNTS_FILE } from "./auth";
 
 const SEEDED_RUNS = 60;
 const LONG_RUN_STEPS = 2400;
@@ -41,6 +44,7 @@ export const FOREIGN_LOGS = [
 
 const file = databasePathFromEnv();
 for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${file}${suffix}`, { force: true });
+fs.rmSync(E2E_DEMO_ACCOUNTS_FILE, { force: true });
 const db = createDb(file);
 const built = await buildSampleBenchmark();
 saveBenchmark(db, built, { name: "sample", source: "sample-corpus", config: { metadataOnly: false } });
@@ -83,7 +87,13 @@ for (const [username, account] of Object.entries(E2E_ACCOUNTS)) {
   const passwordHash = await hashPassword(account.password);
   createUser(db, { username, displayName: account.displayName, role: account.role, passwordHash });
 }
+// As `npm run demo` does after judging; here over the rule judge, the only one that scored these runs.
+const study = await ensureDemoStudy(db, {
+  passwordFile: E2E_DEMO_ACCOUNTS_FILE,
+  judgeIds: [judgeId],
+  benchmarkId: "synthetic",
+});
 db.$client.close();
 console.log(
-  `seeded the sample benchmark (${built.instances.length} instances), ${SEEDED_RUNS} + 2 runs, ${SCALE_RUNS} synthetic scale runs and ${Object.keys(E2E_ACCOUNTS).length} accounts into ${file}`,
+  `seeded the sample benchmark (${built.instances.length} instances), ${SEEDED_RUNS} + 2 runs, ${SCALE_RUNS} synthetic scale runs, ${Object.keys(E2E_ACCOUNTS).length} accounts and the demo's study (${study.set.size} items, accounts in ${E2E_DEMO_ACCOUNTS_FILE}) into ${file}`,
 );

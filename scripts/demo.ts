@@ -6,14 +6,17 @@
  * Stages: [0] system packages (scripts/setup.ts)  [1] database  [2] the sample benchmark  [3] both built-in agents run on a spread of
  * instances, driven by a local scripted model speaking Gemini's protocol  [4] bundles made
  * elsewhere are imported (synthetic), and native logs of other agents  [5] the rule judge and the LLM judge (scripted, same
- * protocol) score every run  [6] build  [7] serve. Every scripted run is marked so in the data and the UI.
- * On first run it also creates an admin account, its random password in data/demo-admin.txt.
+ * protocol) score every run  [6] an agreement study to label (scripts/demo-study.ts)  [7] build  [8] serve.
+ * Every scripted run is marked so in the data and the UI.
+ * On first run it also creates an admin account, three annotators and a viewer, their random passwords in
+ * data/demo-admin.txt.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
+import { judgeOptions } from "@/db/queries/overview";
 import { buildSampleBenchmark, SAMPLE_CORPUS_DIR } from "@/lib/benchmark/sample-benchmark";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
@@ -38,6 +41,8 @@ const DEMO_FOREIGN_LOGS = [
   "agno-run-output/run.json",
   "inspect-json/swe_bench_mini.json",
 ];
+import { DEMO_SET_SIZE, ensureDemoStudy } from "./demo-study";
+import { smokeCheck } from "./demo-smoke";
 import { main as ingest } from "./ingest";
 import { main as runAgents } from "./run-agents";
 import { ensureSystemPackages } from "./setup";
@@ -64,11 +69,14 @@ export const cli = () =>
 
 const DEMO_DIR = "data/demo";
 
+/** The benchmark the demo builds and its agents run on; its runs make the agreement study. */
+const DEMO_BENCHMARK = "sample";
+
 /** Between SIGTERM and SIGKILL of a service: the worker stops its job (3 s grace) and records why. */
 const SERVICE_GRACE_MS = 10_000;
 
-/** The admin made on first run: its random password, for the person who ran the demo only. */
-const DEMO_ADMIN_FILE = "data/demo-admin.txt";
+/** The accounts made on first run: their random passwords, for the person who ran the demo only. */
+const DEMO_ACCOUNTS_FILE = "data/demo-admin.txt";
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = await parseCli(cli(), argv, io);
@@ -78,26 +86,26 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const dbFile = databasePathFromEnv(io.env);
 
   // Before any work: a missing sandbox would otherwise fail every agent run of stage 3.
-  say(`[0/7] system packages`);
+  say(`[0/8] system packages`);
   const installed = await ensureSystemPackages("demo", io);
   say(installed.length > 0 ? `      installed ${installed.map((p) => p.apt).join(", ")}` : "      all present");
 
-  say(`[1/7] database: ${dbFile}`);
+  say(`[1/8] database: ${dbFile}`);
   const db = createDb(dbFile);
-  const admin = await ensureAdmin(db, { username: "admin", passwordFile: DEMO_ADMIN_FILE });
+  const admin = await ensureAdmin(db, { username: "admin", passwordFile: DEMO_ACCOUNTS_FILE });
   say(
     admin.created
-      ? `      admin account "admin" created; its password is in ${DEMO_ADMIN_FILE} (mode 600): sign in at /login`
+      ? `      admin account "admin" created; its password is in ${DEMO_ACCOUNTS_FILE} (mode 600): sign in at /login`
       : `      an admin account exists: left alone (npm run users -- list)`,
   );
 
-  say(`[2/7] sample benchmark from ${SAMPLE_CORPUS_DIR}`);
+  say(`[2/8] sample benchmark from ${SAMPLE_CORPUS_DIR}`);
   const built = await buildSampleBenchmark();
   if (built.mismatches.length > 0)
     throw new AppError("INTERNAL", `sample corpus mismatch: ${JSON.stringify(built.mismatches[0])}`);
   const dropped = built.dropped.map((d) => ({ namespace: d.sample.namespace, reason: d.reason }));
   const saved = saveBenchmark(db, built, {
-    name: "sample",
+    name: DEMO_BENCHMARK,
     source: "sample-corpus",
     config: { metadataOnly: false, dropped, mismatches: [] },
   });
@@ -106,15 +114,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   db.$client.close();
 
   say(
-    `[3/7] run agents: both built-in agents on ${args.perSubtask} instances per subtask, with a local scripted model`,
+    `[3/8] run agents: both built-in agents on ${args.perSubtask} instances per subtask, with a local scripted model`,
   );
   for (const agent of ["file-tools", "terminal-editor"]) {
-    const argv = ["--benchmark", "sample", "--agent", agent, "--mock", "--per-subtask", String(args.perSubtask)];
+    const argv = ["--benchmark", DEMO_BENCHMARK, "--agent", agent, "--mock", "--per-subtask", String(args.perSubtask)];
     const code = await runAgents(argv, io);
     if (code !== 0) throw new AppError("INTERNAL", `run-agents ${argv.join(" ")} failed with exit code ${code}`);
   }
 
-  say(`[4/7] import runs made elsewhere: ${args.runs} synthetic scripted bundles written to ${DEMO_DIR}/bundles`);
+  say(`[4/8] import runs made elsewhere: ${args.runs} synthetic scripted bundles written to ${DEMO_DIR}/bundles`);
   const bundleDir = path.join(DEMO_DIR, "bundles");
   for (let i = 0; i < args.runs; i++) {
     const dir = path.join(bundleDir, `run-${String(i).padStart(4, "0")}`);
@@ -132,20 +140,23 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (foreign !== 0) throw new AppError("INTERNAL", `ingest of the native logs failed with exit code ${foreign}`);
 
   say(
-    `[5/7] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol), then task completion`,
+    `[5/8] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol), then task completion`,
   );
   for (const argv of [[], ["--judge", "gemini", "--mock"], ["--task-checks"]]) {
     const code = await evaluate(argv, io);
     if (code !== 0) throw new AppError("INTERNAL", `evaluate ${argv.join(" ")} failed with exit code ${code}`);
   }
 
-  say(`[6/7] build the dashboard (next build)`);
+  say(`[6/8] agreement study: annotator and viewer accounts, a ${DEMO_SET_SIZE}-run set over the judges above`);
+  await prepareStudy(dbFile, say);
+
+  say(`[7/8] build the dashboard (next build)`);
   const env = { ...io.env, NEXT_TELEMETRY_DISABLED: "1", STUDIO_DB: dbFile };
   const build = spawnSync("npx", ["next", "build"], { stdio: "inherit", env });
   if (build.status !== 0) throw new AppError("INTERNAL", `next build failed with exit code ${build.status}`);
 
   const url = `http://127.0.0.1:${args.port}`;
-  say(`[7/7] serve: ${url}  (Ctrl-C to stop)`);
+  say(`[8/8] serve: ${url}  (Ctrl-C to stop)`);
   const services = demoServices(env, args.port, args.smoke ? "ignore" : "inherit");
   if (!args.smoke)
     return serveUntilStopped(services, { graceMs: SERVICE_GRACE_MS, onStop: (why) => say(`stopping: ${why}`) });
@@ -155,11 +166,37 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     throw new AppError("UNAVAILABLE", `smoke check stopped (${reason})`);
   });
   try {
-    await Promise.race([smokeCheck(url, say), stopped]);
+    await Promise.race([smokeCheck(url, dbFile, say), stopped]);
     return 0;
   } finally {
     stop.dispose();
     await started.stop();
+  }
+}
+
+/** Stage 6: the accounts and the demo's agreement set, over every judge that scored the sample benchmark's runs. */
+async function prepareStudy(dbFile: string, say: (line: string) => void): Promise<void> {
+  const db = createDb(dbFile);
+  try {
+    const judgeIds = judgeOptions(db, DEMO_BENCHMARK).map((j) => j.id);
+    const study = await ensureDemoStudy(db, {
+      passwordFile: DEMO_ACCOUNTS_FILE,
+      judgeIds,
+      benchmarkId: DEMO_BENCHMARK,
+    });
+    const names = (accounts: { username: string }[]) => accounts.map((a) => a.username).join(", ");
+    if (study.accounts.created.length > 0)
+      say(`      accounts ${names(study.accounts.created)} created; passwords in ${DEMO_ACCOUNTS_FILE}`);
+    if (study.accounts.existing.length > 0) say(`      accounts ${names(study.accounts.existing)} exist: left alone`);
+    const { set } = study;
+    say(
+      study.setCreated
+        ? `      set "${set.name}" drawn: ${set.size} runs over ${judgeIds.length} judge(s), each given to ${names(set.annotators)}`
+        : `      set "${set.name}" exists (${set.completedItems}/${set.size} items complete): left alone`,
+    );
+    say(`      sign in as annotator1 to label at /annotate; as admin, the report is at /agreement/${set.id}`);
+  } finally {
+    db.$client.close();
   }
 }
 
@@ -172,41 +209,6 @@ function demoServices(env: NodeJS.ProcessEnv, port: number, output: "inherit" | 
     { name: "server", file: "npx", args: ["next", "start", "-H", "127.0.0.1", "-p", String(port)], env, output },
     { name: "worker", file: process.execPath, args: ["--import", "tsx", "scripts/worker.ts"], env, output },
   ];
-}
-
-async function smokeCheck(url: string, say: (line: string) => void): Promise<void> {
-  const body = await waitForPage(`${url}/runs`, 60_000);
-  if (!body.includes('data-testid="runs-table"'))
-    throw new AppError("INTERNAL", "the runs page answered without the runs table");
-  const benchmark = await waitForPage(`${url}/benchmarks/sample`, 10_000);
-  if (!benchmark.includes('data-testid="subtasks-table"')) {
-    throw new AppError("INTERNAL", "the benchmark page answered without the subtask table");
-  }
-  const overview = await waitForPage(`${url}/overview`, 10_000);
-  if (!overview.includes('data-testid="overview-table-')) {
-    throw new AppError("INTERNAL", "the overview page answered without its tables");
-  }
-  const login = await waitForPage(`${url}/login`, 10_000);
-  if (!login.includes('data-testid="login-form"')) throw new AppError("INTERNAL", "the sign-in page has no form");
-  say(
-    `smoke check: ${url}/overview, ${url}/runs and ${url}/benchmarks/sample answer with their tables, ${url}/login with its form`,
-  );
-}
-
-async function waitForPage(url: string, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError = "";
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return await response.text();
-      lastError = `HTTP ${response.status}`;
-    } catch (error) {
-      lastError = error instanceof Error ? error.message : String(error);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new AppError("UNAVAILABLE", `${url} did not answer within ${timeoutMs / 1000}s (${lastError})`);
 }
 
 if (isEntryPoint(import.meta.url)) await runMain(main);

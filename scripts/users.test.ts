@@ -6,6 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { createUser, findUserForLogin, listUsers } from "@/db/queries/users";
 import { LoginThrottle } from "@/lib/auth/login-throttle";
+import { parseAccountsFile } from "@/lib/auth/accounts-file";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { UnlockInbox, unlockRequestsPath } from "@/lib/auth/unlock-requests";
 import { runCaptured } from "@/lib/cli/cli-io.fixture";
@@ -213,7 +214,9 @@ describe("ensureAdmin (the demo's first run)", () => {
     });
     expect(fs.statSync(passwordFile).mode & 0o777).toBe(0o600);
     const text = fs.readFileSync(passwordFile, "utf8");
-    const password = /^username: admin\npassword: (\S{24})\n$/.exec(text)?.[1];
+    expect(text).toMatch(/^# .*\nusername: admin  role: admin  password: \S{24}\n$/);
+    const [line] = parseAccountsFile(text);
+    const password = line?.password;
     expect(password).toBeDefined();
     const admin = findUserForLogin(db, "admin");
     expect(admin?.role).toBe("admin");

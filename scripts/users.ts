@@ -7,9 +7,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { createDb, databasePathFromEnv, type Db } from "@/db/client";
-import { countUsersWithRole, createUser, findUserForLogin, listUsers, setPassword } from "@/db/queries/users";
+import {
+  countUsersWithRole,
+  createUser,
+  findUserForLogin,
+  listUsers,
+  setPassword,
+  type NewUserRecord,
+} from "@/db/queries/users";
+import { formatAccountsFile, parseAccountsFile } from "@/lib/auth/accounts-file";
 import { hashPassword } from "@/lib/auth/password";
-import { DisplayNameSchema, PasswordSchema, ROLES, UsernameSchema } from "@/lib/auth/schema";
+import { DisplayNameSchema, PasswordSchema, ROLES, UsernameSchema, type Role } from "@/lib/auth/schema";
 import { requestUnlock, unlockRequestsPath } from "@/lib/auth/unlock-requests";
 import { choiceOption, cliCommand, dispatchCli, Option, schemaOption, textOption } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
@@ -95,14 +103,12 @@ async function create(
   io: UsersIo,
 ): Promise<number> {
   const password = await readPassword(options, io);
-  const passwordHash = await hashPassword(password);
+  const account = await newAccount(
+    { username: options.username, displayName: options.displayName ?? options.username, role: options.role },
+    password,
+  );
   return withDb(io, (db) => {
-    const user = createUser(db, {
-      username: options.username,
-      displayName: options.displayName ?? options.username,
-      role: options.role,
-      passwordHash,
-    });
+    const user = createUser(db, account);
     say(io, `created ${user.role} account ${user.username} (id ${user.id})`);
     return 0;
   });
@@ -171,11 +177,69 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-// ---------------------------------------------------------------- the demo's admin
+// ---------------------------------------------------------------- new accounts: create's and the demo's
+
+/** An account to make (the username already valid and lower-case). */
+export interface AccountSpec {
+  username: string;
+  displayName: string;
+  role: Role;
+}
+
+/** An account ready to store, its password hashed: how both `create` and the demo's accounts make one. */
+async function newAccount(account: AccountSpec, password: string): Promise<NewUserRecord> {
+  return { ...account, passwordHash: await hashPassword(password) };
+}
+
+/**
+ * Makes sure each account exists. A missing one is created with a random password, written to
+ * `passwordFile` (mode 600, one line per account, lib/auth/accounts-file.ts). Existing accounts and
+ * their lines are left alone; a line left from an account that no longer exists is replaced. A
+ * username taken by an account of another role is a CONFLICT.
+ */
+export async function ensureAccounts(
+  db: Db,
+  accounts: readonly AccountSpec[],
+  passwordFile: string,
+): Promise<{ created: AccountSpec[]; existing: AccountSpec[] }> {
+  const missing: AccountSpec[] = [];
+  const existing: AccountSpec[] = [];
+  for (const account of accounts) {
+    const user = findUserForLogin(db, account.username);
+    if (!user) missing.push(account);
+    else if (user.role === account.role) existing.push(account);
+    else
+      throw new AppError(
+        "CONFLICT",
+        `the username ${account.username} is taken by an account with the role ${user.role}`,
+      );
+  }
+  if (missing.length === 0) return { created: [], existing };
+  const made = await Promise.all(
+    missing.map(async (account) => {
+      const password = randomBytes(18).toString("base64url");
+      return {
+        line: { username: account.username, role: account.role, password },
+        record: await newAccount(account, password),
+      };
+    }),
+  );
+  const kept = fs.existsSync(passwordFile)
+    ? parseAccountsFile(fs.readFileSync(passwordFile, "utf8")).filter(
+        (line) => !missing.some((m) => m.username === line.username),
+      )
+    : [];
+  fs.mkdirSync(path.dirname(passwordFile), { recursive: true });
+  // Written before the accounts exist: an account whose password was never written down is a lock-out.
+  fs.writeFileSync(passwordFile, formatAccountsFile([...kept, ...made.map((m) => m.line)]), { mode: 0o600 });
+  fs.chmodSync(passwordFile, 0o600); // an older file keeps its mode on rewrite
+  for (const { record } of made) createUser(db, record);
+  return { created: missing, existing };
+}
 
 /**
  * Makes sure the database has an admin: when it has none, creates `username` with a random
- * password written to `passwordFile` (mode 600). An existing admin is left alone.
+ * password written to `passwordFile` (ensureAccounts). An existing admin is left alone.
  */
 export async function ensureAdmin(
   db: Db,
@@ -184,13 +248,7 @@ export async function ensureAdmin(
   if (countUsersWithRole(db, "admin") > 0) return { created: false };
   if (findUserForLogin(db, username))
     throw new AppError("CONFLICT", `there is no admin, and the username ${username} is taken by a non-admin account`);
-  const password = randomBytes(18).toString("base64url");
-  const passwordHash = await hashPassword(password);
-  fs.mkdirSync(path.dirname(passwordFile), { recursive: true });
-  // Written before the account exists: an account whose password was never written down is a lock-out.
-  fs.writeFileSync(passwordFile, `username: ${username}\npassword: ${password}\n`, { mode: 0o600 });
-  fs.chmodSync(passwordFile, 0o600); // an older file keeps its mode on rewrite
-  createUser(db, { username, displayName: "Admin", role: "admin", passwordHash });
+  await ensureAccounts(db, [{ username, displayName: "Admin", role: "admin" }], passwordFile);
   return { created: true, username, passwordFile };
 }
 

@@ -63,7 +63,6 @@ export default async function AgreementPage() {
           </tbody>
         </table>
       )}
-      <h2>New agreement set</h2>
       <CreateSetForm
         action={createSetAction}
         annotators={annotators.map((u) => ({ id: u.id, label: `${u.displayName} (${u.username})` }))}

@@ -1,5 +1,6 @@
 "use client";
 import { useState, useTransition } from "react";
+import layout from "@/components/ui/form-layout.module.css";
 import type { ActionResult } from "@/lib/errors/action-result";
 
 type Result = ActionResult;
@@ -30,7 +31,7 @@ export function AdjudicateForm(props: {
       if (result.ok) setValue(choice === "clear" ? null : choice);
     });
   return (
-    <div className="adjudicate" data-testid="adjudicate-form">
+    <div className={layout.row} data-testid="adjudicate-form">
       <input
         aria-label="Note"
         value={note}

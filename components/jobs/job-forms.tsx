@@ -2,6 +2,8 @@
 import { useActionState, useState } from "react";
 import { AGENT_FILE_CHOICE } from "@/lib/jobs/agent-choice";
 import type { ActionResult } from "@/lib/errors/action-result";
+import { FilterSelect } from "@/components/ui/filter-select";
+import layout from "@/components/ui/form-layout.module.css";
 type EnqueueAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
 export function JobForms({
@@ -23,8 +25,8 @@ export function JobForms({
   const [runState, runAction, runPending] = useActionState<ActionResult | null, FormData>(enqueueAction, null);
   const [evalState, evalAction, evalPending] = useActionState<ActionResult | null, FormData>(enqueueAction, null);
   return (
-    <div className="job-forms">
-      <form action={runAction} className="panel" data-testid="run-agents-form">
+    <div className={layout.forms}>
+      <form action={runAction} className={`panel ${layout.form}`} data-testid="run-agents-form">
         <h2>Run agents</h2>
         <input type="hidden" name="kind" value="run-agents" />
         <label>
@@ -66,22 +68,12 @@ export function JobForms({
             <option>anthropic</option>
           </select>
         </label>
-        <label>
-          Subtask
-          <select name="subtask" defaultValue="">
-            <option value="">all</option>
-            {subtasks.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Subtask" name="subtask" options={subtasks.map((s) => ({ value: s.id, label: s.label }))} />
         <label>
           Per subtask
           <input name="perSubtask" type="number" min={1} defaultValue={2} />
         </label>
-        <label className="check">
+        <label className={layout.check}>
           <input name="mock" type="checkbox" defaultChecked /> scripted model (offline)
         </label>
         <button type="submit" disabled={runPending} data-testid="run-agents-submit">
@@ -89,7 +81,7 @@ export function JobForms({
         </button>
         <ActionMessage state={runState} />
       </form>
-      <form action={evalAction} className="panel" data-testid="evaluate-form">
+      <form action={evalAction} className={`panel ${layout.form}`} data-testid="evaluate-form">
         <h2>Evaluate</h2>
         <input type="hidden" name="kind" value="evaluate" />
         <label>
@@ -106,10 +98,10 @@ export function JobForms({
           Runs (pattern)
           <input name="runs" placeholder="all" />
         </label>
-        <label className="check">
+        <label className={layout.check}>
           <input name="mock" type="checkbox" /> scripted model (offline)
         </label>
-        <label className="check">
+        <label className={layout.check}>
           <input name="force" type="checkbox" /> re-judge judged runs
         </label>
         <button type="submit" disabled={evalPending} data-testid="evaluate-submit">

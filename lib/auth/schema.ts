@@ -42,6 +42,9 @@ export const PasswordSchema = z
   .min(PASSWORD_MIN, `at least ${PASSWORD_MIN} characters`)
   .max(PASSWORD_MAX, `at most ${PASSWORD_MAX} characters`);
 
+/** The cookie that holds a session token (set by the sign-in, read by every page). */
+export const SESSION_COOKIE = "studio_session";
+
 /** 32 random bytes, base64url without padding: what the session cookie holds. */
 export const SessionTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "not a session token");
 
