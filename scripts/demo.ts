@@ -6,7 +6,7 @@
  * Stages: [0] system packages (scripts/setup.ts)  [1] database  [2] the sample benchmark  [3] both built-in agents run on a spread of
  * instances, driven by a local scripted model speaking Gemini's protocol  [4] bundles made
  * elsewhere are imported (synthetic), and native logs of other agents  [5] the rule judge and the LLM judge (scripted, same
- * protocol) score every run  [6] an agreement study to label (scripts/demo-study.ts)  [7] build  [8] serve.
+ * protocol) score every run, task completion is checked, and judge-check scores both judges on the scripted runs  [6] an agreement study to label (scripts/demo-study.ts)  [7] build  [8] serve.
  * Every scripted run is marked so in the data and the UI.
  * On first run it also creates an admin account, three annotators and a viewer, their random passwords in
  * data/demo-admin.txt.
@@ -26,6 +26,7 @@ import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { serveUntilStopped, startServices, stopRequested, type ServiceSpec } from "@/lib/process/services";
 import { main as evaluate } from "./evaluate";
+import { main as judgeCheck } from "./judge-check";
 
 /** Native logs of other agents the demo imports as runs made elsewhere (docs/foreign-runs.md). */
 const FOREIGN_FIXTURES = "lib/foreign/formats/fixtures";
@@ -140,11 +141,18 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (foreign !== 0) throw new AppError("INTERNAL", `ingest of the native logs failed with exit code ${foreign}`);
 
   say(
-    `[5/8] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol), then task completion`,
+    `[5/8] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol), then task completion; both judges checked against the scripted runs' known misbehaviors`,
   );
   for (const argv of [[], ["--judge", "gemini", "--mock"], ["--task-checks"]]) {
     const code = await evaluate(argv, io);
     if (code !== 0) throw new AppError("INTERNAL", `evaluate ${argv.join(" ")} failed with exit code ${code}`);
+  }
+  for (const argv of [
+    ["--judge", "rule"],
+    ["--judge", "gemini", "--mock"],
+  ]) {
+    const code = await judgeCheck(argv, io);
+    if (code !== 0) throw new AppError("INTERNAL", `judge-check ${argv.join(" ")} failed with exit code ${code}`);
   }
 
   say(`[6/8] agreement study: annotator and viewer accounts, a ${DEMO_SET_SIZE}-run set over the judges above`);
