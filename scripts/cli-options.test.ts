@@ -22,6 +22,7 @@ import * as buildBenchmark from "./build-benchmark";
 import * as demo from "./demo";
 import * as evaluate from "./evaluate";
 import * as ingest from "./ingest";
+import * as judgeCheck from "./judge-check";
 import * as migrate from "./migrate";
 import * as ruleJudge from "./rule-judge";
 import * as runAgents from "./run-agents";
@@ -49,6 +50,7 @@ const CLIS: [string, Cli, [string, string] | null][] = [
   ["demo", demo, ["--port", "an integer from 1 to 65535"]],
   ["evaluate", evaluate, ["--concurrency", "an integer from 1 to 32"]],
   ["ingest", ingest, ["--concurrency", "an integer from 1 to 64"]],
+  ["judge-check", judgeCheck, ["--concurrency", "an integer from 1 to 32"]],
   ["migrate", migrate, null],
   ["rule-judge", ruleJudge, null],
   ["run-agents", runAgents, ["--limit", "a positive integer"]],
