@@ -156,7 +156,8 @@ function importedFiles(file: string, text: string, files: ReadonlySet<string>): 
         const moduleName = absoluteModule(file, node.childForFieldName("module_name")?.text ?? "");
         add(moduleName);
         for (const item of node.childrenForFieldName("name"))
-          if (item) add(`${moduleName}.${(item.type === "aliased_import" ? item.childForFieldName("name") : item)?.text}`);
+          if (item)
+            add(`${moduleName}.${(item.type === "aliased_import" ? item.childForFieldName("name") : item)?.text}`);
       } else for (const child of node.namedChildren) if (child) visit(child);
     };
     visit(root);
@@ -196,13 +197,15 @@ export interface MoveInput {
 /**
  * How the source gets the moved function back, at its end (so everything the destination imports
  * from it is defined by then). When the destination imports the source itself, a plain import
- * would be circular (the source runs while the destination is half imported): the name is then
+ * would be circular (the source runs while the destination is half imported), and so it is when
+ * the destination now imports names of the source for the moved function: the name is then
  * looked up on first use, through the module's `__getattr__` (PEP 562).
  */
-function importBack(input: MoveInput): string {
+function importBack(input: MoveInput, carriesSourceNames: boolean): string {
   const moduleName = moduleOfPath(input.destination.path);
   const circular =
-    input.destination.text !== undefined && importsReach(input.destination.path, input.source.path, input.modules);
+    carriesSourceNames ||
+    (input.destination.text !== undefined && importsReach(input.destination.path, input.source.path, input.modules));
   if (!circular) return `from ${moduleName} import ${input.name}\n`;
   return [
     "def __getattr__(name):",
@@ -240,5 +243,7 @@ export function moveFunction(input: MoveInput): { source: string; destination: s
     .replace(functionText, "")
     .replace(/\n{3,}/g, "\n\n\n")
     .trimEnd();
-  return { source: `${rest}\n\n\n${importBack(input)}`, destination: moved };
+  const fromSource = `from ${moduleOfPath(source.path)} import `;
+  const carriesSourceNames = lines.some((line) => line.startsWith(fromSource));
+  return { source: `${rest}\n\n\n${importBack(input, carriesSourceNames)}`, destination: moved };
 }

@@ -216,15 +216,36 @@ function newFileFor(repo: Repository, source: string, name: string): string | nu
   return options.find((f) => !repo.files.has(f)) ?? null;
 }
 
-function importsModule(repo: Repository, importer: string, target: string): Promise<boolean> {
-  return repo.parse(importer).then((tree) =>
-    listImports(tree).some((s) => {
-      const absolute = absoluteModule(repo.index, importer, s.module);
-      if (absolute === null) return false;
-      if (moduleFile(repo.index, absolute) === target) return true;
-      return s.names.some((n) => moduleFile(repo.index, `${absolute ? `${absolute}.` : ""}${n.name}`) === target);
-    }),
-  );
+/** The repository files `importer` imports by name. */
+async function importedFiles(repo: Repository, importer: string): Promise<string[]> {
+  const files = new Set<string>();
+  for (const statement of listImports(await repo.parse(importer))) {
+    const absolute = absoluteModule(repo.index, importer, statement.module);
+    if (absolute === null) continue;
+    const names = [absolute, ...statement.names.map((n) => (absolute ? `${absolute}.${n.name}` : n.name))];
+    for (const name of names) {
+      const file = moduleFile(repo.index, name);
+      if (file && file !== importer) files.add(file);
+    }
+  }
+  return [...files];
+}
+
+/** Whether `from` imports `to`: by name, or (`through`) also on the way through other modules of the repository. */
+async function importsModule(repo: Repository, from: string, to: string, through = false): Promise<boolean> {
+  if (!through) return (await importedFiles(repo, from)).includes(to);
+  const seen = new Set([from]);
+  const queue = [from];
+  while (queue.length > 0) {
+    for (const next of await importedFiles(repo, queue.shift()!)) {
+      if (next === to) return true;
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return false;
 }
 
 /** Move a module-level function: into a new file, or into an existing sibling module. */
@@ -262,7 +283,11 @@ export async function moveDrafts(repo: Repository, input: SampleInput, seed: num
     });
   }
 
-  // An existing sibling that does not import the source (moving there must not create a cycle).
+  // An existing sibling that does not import the source (moving there must not create a cycle), nor
+  // one the source imports, even through other modules, when the function uses names of its own
+  // file: the destination would import them from a module still half imported (a verbatim move
+  // cannot be made to work).
+  const needsSource = sample.dependency.intra_file.length > 0;
   if (dependents.length > 0) {
     const dir = path.posix.dirname(source);
     const siblings = [...repo.index.files]
@@ -270,6 +295,7 @@ export async function moveDrafts(repo: Repository, input: SampleInput, seed: num
       .sort();
     for (const destination of seededShuffle(siblings, `${seed}:destination:${sample.namespace}`)) {
       if (await importsModule(repo, destination, source)) continue;
+      if (needsSource && (await importsModule(repo, source, destination, true))) continue;
       drafts.push({
         ...base,
         subtask: "add_existing_file",
