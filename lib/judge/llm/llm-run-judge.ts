@@ -61,7 +61,7 @@ export async function llmRunJudge(options: LlmRunJudgeOptions): Promise<RunJudge
     ]),
   );
   return {
-    label: `${llm.identity.name} (${model.model})`,
+    label: `${llm.identity.name} (${model.model}${definition.promptVersion === undefined ? "" : `, prompts v${definition.promptVersion}`})`,
     judgeIdByMetric,
     judge: (input) => llm.judgeRun(input),
     close: () => model.close(),
