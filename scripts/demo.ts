@@ -141,9 +141,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (foreign !== 0) throw new AppError("INTERNAL", `ingest of the native logs failed with exit code ${foreign}`);
 
   say(
-    `[5/8] evaluate: the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol), then task completion; both judges checked against the scripted runs' known misbehaviors`,
+    `[5/8] evaluate: task completion, the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol); both judges checked against the scripted runs' known misbehaviors`,
   );
-  for (const argv of [[], ["--judge", "gemini", "--mock"], ["--task-checks"]]) {
+  // Task completion first: both judges read the stored check as evidence (Instruction Following of a move).
+  for (const argv of [["--task-checks"], [], ["--judge", "gemini", "--mock"]]) {
     const code = await evaluate(argv, io);
     if (code !== 0) throw new AppError("INTERNAL", `evaluate ${argv.join(" ")} failed with exit code ${code}`);
   }

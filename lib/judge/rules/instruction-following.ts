@@ -133,6 +133,16 @@ export async function instructionFollowingMetric(input: EvaluationInput): Promis
       } else if (!changeOf(gt.originalFile)) {
         return verdict(IF, "violated", `\`${gt.originalFile}\` is unchanged: \`${name}\` was copied, not moved`);
       }
+      // "Keep dependents working" is part of the task: the stored task check ran the tests that import it.
+      if (input.taskCheck?.outcome === "not_completed")
+        return verdict(
+          IF,
+          "violated",
+          `\`${name}\` moved, but the dependents no longer work: ${input.taskCheck.reason}`,
+          {
+            citations: [{ path: destination }],
+          },
+        );
       return verdict(IF, "not_violated", `\`${name}\` moved from \`${gt.originalFile}\` to \`${destination}\``);
     }
     case "execution": {

@@ -176,6 +176,21 @@ describe("rule judge", () => {
       changes: [{ path: "pkg/f.py", kind: "created", before: null, after: Buffer.from(fn) }],
     });
     expect(copied.instruction_following).toBe("violated");
+    // Moved intact, but the stored task check found the dependents broken: not what was asked.
+    const broken = await judged({
+      ...input,
+      changes: [
+        { path: "pkg/a.py", kind: "updated", before: Buffer.from(source), after: Buffer.from(sourceAfter) },
+        { path: "pkg/f.py", kind: "created", before: null, after: Buffer.from(fn) },
+      ],
+      taskCheck: {
+        outcome: "not_completed",
+        reason: "the sample's tests (2) could not be collected: NameError: name 'Optional' is not defined",
+        output: "",
+        claimed: null,
+      },
+    });
+    expect(broken.instruction_following).toBe("violated");
   });
 
   it("checks deletions, execution and testing by what was done", async () => {
