@@ -68,6 +68,9 @@ function childPidOf(info: Readable): Promise<number | null> {
   });
 }
 
+/** `sh -c` script: go on only while the parent is the process named by $0, then exec the rest. */
+const PARENT_STILL_ALIVE = '[ "$PPID" = "$0" ] || exit 125; exec "$@"';
+
 let pdeathsigProbe: Promise<boolean> | null = null;
 
 /** Whether util-linux's setpriv can set a parent-death signal here (checked once per process). */
@@ -91,7 +94,12 @@ export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
   // still blocked on --block-fd, bwrap read EOF, ran the command anyway and outlived us (2 processes
   // left per such run without this, none with it: sandbox-orphan.test.ts). bwrap's
   // --die-with-parent then takes the namespace down with it.
-  const argv = (await parentDeathSignalWorks()) ? ["setpriv", "--pdeathsig", "KILL", "--", ...inCgroup] : inCgroup;
+  // The signal is armed only once setpriv runs: if this process dies between the fork and then, the
+  // child is already someone else's and would never get it (seen under load: bwrap and the command
+  // left behind). So the armed child checks its parent is still this process before going on.
+  const argv = (await parentDeathSignalWorks())
+    ? ["setpriv", "--pdeathsig", "KILL", "--", "/bin/sh", "-c", PARENT_STILL_ALIVE, String(process.pid), ...inCgroup]
+    : inCgroup;
   const [file, ...args] = argv;
   const started = performance.now();
   const child = spawn(file!, args, {
