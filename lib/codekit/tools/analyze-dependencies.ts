@@ -75,11 +75,13 @@ export async function analyzeDependencies(workspace: Workspace, args: AnalyzeDep
     const bindings = importBindings(workspace.index, file.rel, tree);
     const local = new Map(
       listDefinitions(tree)
-        .filter((d) => !d.qualifiedName.includes(".") && d !== definition)
+        .filter((d) => !d.qualifiedName.includes("."))
         .map((d) => [d.name, d.defLine]),
     );
     const used = new Map<string, string>();
+    const ownName = definition.node.childForFieldName("name")?.id;
     const visit = (node: Node) => {
+      if (node.id === ownName) return;
       const parts = dottedParts(node);
       if (parts) {
         const binding = bindings.get(parts[0]!);
