@@ -4,7 +4,8 @@
  * calls, attribute chains through imported modules (`pkg.mod.fn`, `m.fn` after `import pkg.mod as
  * m` or `from pkg import mod`), and `__all__` entries. A method is matched by name wherever an
  * attribute of that name is read (the receiver's type is not known statically), which errs on the
- * side of reporting a reference. Shadowing by local variables is not tracked, for the same reason.
+ * side of reporting a reference. A parameter of the same name hides the symbol inside its function;
+ * other local assignments are not tracked, for the same reason.
  */
 import path from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
@@ -140,7 +141,11 @@ const isDefinitionName = (node: Node) => {
   )
     return true;
   if (parent.type === "keyword_argument" && parent.childForFieldName("name")?.id === node.id) return true;
-  return parent.type === "parameters" || parent.type === "default_parameter" || parent.type === "typed_parameter";
+  if (parent.type === "default_parameter" || parent.type === "typed_default_parameter")
+    return parent.childForFieldName("name")?.id === node.id;
+  return ["parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"].includes(
+    parent.type,
+  );
 };
 
 const isImportStatement = (node: Node) =>
@@ -165,6 +170,7 @@ export function findReferences(
       const absolute = absoluteModule(index, file, statement.module);
       const from = absolute ? moduleFile(index, absolute) : null;
       if (statement.kind !== "from" || from === null) continue;
+      if (target.member !== undefined) continue;
       if (statement.names.some((n) => (n.name === "*" ? isExported(from, target.name) : isExported(from, n.name))))
         add(statement.line, reExport);
     }
@@ -173,8 +179,15 @@ export function findReferences(
     const kindAt = (node: Node): Reference["kind"] =>
       node.parent?.type === "call" && node.parent.childForFieldName("function")?.id === node.id ? "call" : "use";
 
-    const visit = (node: Node) => {
+    const visit = (node: Node, shadowed = false) => {
       if (isImportStatement(node)) return;
+      if (node.type === "function_definition" || node.type === "lambda") {
+        // Defaults and annotations are evaluated outside the function: only its body is shadowed.
+        const body = node.childForFieldName("body");
+        const inner = shadowed || bindsParameter(node, target);
+        for (const child of node.namedChildren) if (child) visit(child, child.id === body?.id ? inner : shadowed);
+        return;
+      }
       const parts = node.type === "attribute" ? dottedParts(node) : null;
       if (parts) {
         const line = node.startPosition.row + 1;
@@ -186,7 +199,7 @@ export function findReferences(
         const binding = bindings.get(parts[0]!);
         const reached = binding ? chainTarget(index, binding, parts.slice(1)) : null;
         if (reached && refersToTarget(reached)) add(line, reached.depth === 0 ? kindAt(node) : "attribute");
-        else if (!binding && isExported(file, parts[0]!)) add(line, "use");
+        else if (!binding && !shadowed && isExported(file, parts[0]!)) add(line, "use");
         return;
       }
       if (node.type === "attribute" && target.member !== undefined) {
@@ -199,19 +212,34 @@ export function findReferences(
           target.member === undefined ? isExported(file, name) : name === target.member && file === target.file;
         if (target.member === undefined && binding?.kind === "name" && refersToTarget(binding))
           add(node.startPosition.row + 1, kindAt(node));
-        else if (!binding && local) add(node.startPosition.row + 1, kindAt(node));
+        else if (!binding && local && !shadowed) add(node.startPosition.row + 1, kindAt(node));
       }
       if (node.type === "string" && target.member === undefined && isExported(file, node.text.slice(1, -1))) {
         if (node.text.slice(1, -1) === target.name && insideAll(node)) add(node.startPosition.row + 1, "__all__");
       }
-      visitChildren(node);
+      visitChildren(node, shadowed);
     };
-    const visitChildren = (node: Node) => {
-      for (const child of node.namedChildren) if (child) visit(child);
+    const visitChildren = (node: Node, shadowed = false) => {
+      for (const child of node.namedChildren) if (child) visit(child, shadowed);
     };
     visit(tree.rootNode);
   }
   return references;
+}
+
+/** Whether a function's (or lambda's) parameters rebind the target's name inside it. */
+function bindsParameter(fn: Node, target: SymbolTarget): boolean {
+  if (target.member !== undefined) return false;
+  const parameters = fn.childForFieldName("parameters");
+  for (const parameter of parameters?.namedChildren ?? []) {
+    if (!parameter) continue;
+    const name =
+      parameter.type === "identifier"
+        ? parameter
+        : (parameter.childForFieldName("name") ?? parameter.namedChildren.find((c) => c?.type === "identifier"));
+    if (name?.text === target.name) return true;
+  }
+  return false;
 }
 
 /** Whether a string sits in the value of an `__all__ = [...]` (or `+=`) assignment. */

@@ -93,7 +93,11 @@ export async function analyzeDependencies(workspace: Workspace, args: AnalyzeDep
           if (target) {
             used.set(name, `${target} (imported at line ${binding.line})`);
             toRead.add(target);
-          } else used.set(name, `outside the repository (imported at line ${binding.line})`);
+          } else {
+            const top = (binding.kind === "module" ? binding.module : name).split(".")[0]!;
+            const kind = isStandardLibrary(top) ? "standard library" : "outside the repository";
+            used.set(name, `${kind} (imported at line ${binding.line})`);
+          }
         } else if (local.has(parts[0]!)) used.set(parts[0]!, `${file.rel}:${local.get(parts[0]!)} (same file)`);
         return;
       }

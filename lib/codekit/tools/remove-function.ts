@@ -46,7 +46,8 @@ export async function removeFunction(workspace: Workspace, args: RemoveFunctionA
   if (start > 0 && lines[start - 1]?.trim() === "") while (end < lines.length && lines[end]?.trim() === "") end++;
   else if (start === 0) while (end < lines.length && lines[end]?.trim() === "") end++;
   while (start > 0 && lines[start - 1]?.trim() === "" && end >= lines.length) start--;
-  const next = [...lines.slice(0, start), ...lines.slice(end)].join("\n");
+  let next = [...lines.slice(0, start), ...lines.slice(end)].join("\n");
+  if (file.text.endsWith("\n") && !next.endsWith("\n") && next !== "") next += "\n";
   await assertParses(next, `removing ${definition.qualifiedName}`);
   await writeSource(file.abs, next);
   return `Removed ${definition.qualifiedName} (lines ${definition.startLine}-${definition.endLine}) from ${file.rel}; no references remained.`;
