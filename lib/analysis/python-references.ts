@@ -141,11 +141,17 @@ const isDefinitionName = (node: Node) => {
   )
     return true;
   if (parent.type === "keyword_argument" && parent.childForFieldName("name")?.id === node.id) return true;
+  // `x.name` where `x` is no chain of names (a call, a subscript): the attribute is no use of `name`.
+  if (parent.type === "attribute" && parent.childForFieldName("attribute")?.id === node.id) return true;
   if (parent.type === "default_parameter" || parent.type === "typed_default_parameter")
     return parent.childForFieldName("name")?.id === node.id;
-  return ["parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"].includes(
-    parent.type,
-  );
+  return [
+    "parameters",
+    "lambda_parameters",
+    "typed_parameter",
+    "list_splat_pattern",
+    "dictionary_splat_pattern",
+  ].includes(parent.type);
 };
 
 const isImportStatement = (node: Node) =>
