@@ -17,7 +17,7 @@ import { chainTarget, dottedParts, importBindings } from "@/lib/analysis/python-
 import type { ToolSpec } from "@/lib/llm/chat";
 import type { AnalyzeDependenciesArgs } from "../schema";
 import { resolveDefinition, sourceFile, type Workspace } from "../workspace";
-import { PATH_PARAM, QUALNAME_PARAM } from "./extract-snippet";
+import { PATH_PARAM, QUALNAME_PARAM } from "./params";
 
 export const ANALYZE_DEPENDENCIES: ToolSpec = {
   name: "analyze_dependencies",

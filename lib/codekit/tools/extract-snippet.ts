@@ -3,23 +3,13 @@ import type { ToolSpec } from "@/lib/llm/chat";
 import type { PythonDefinition } from "@/lib/analysis/python-definitions";
 import type { ExtractSnippetArgs } from "../schema";
 import { resolveDefinition, sourceFile, type Workspace } from "../workspace";
-
-export const PATH_PARAM = { type: "string", description: "The Python file, relative to the workspace root" };
-export const QUALNAME_PARAM = {
-  type: "string",
-  description:
-    "The definition: function, Class.method, or name#n for the n-th definition of a name defined more than once (a property setter is Class.prop#2)",
-};
+import { DEFINITION_PARAMETERS } from "./params";
 
 export const EXTRACT_SNIPPET: ToolSpec = {
   name: "extract_snippet",
   description:
     "Return the exact source of one function, method or class (decorators included) with its line span, to copy or move it verbatim.",
-  parameters: {
-    type: "object",
-    properties: { path: PATH_PARAM, qualname: QUALNAME_PARAM },
-    required: ["path", "qualname"],
-  },
+  parameters: DEFINITION_PARAMETERS,
 };
 
 /** Lines `startLine`..`codeEndLine` of a definition: decorators on, trailing comments of the body off. */

@@ -18,7 +18,7 @@ import { formatTargetName } from "@/lib/analysis/target-name";
 import type { ToolSpec } from "@/lib/llm/chat";
 import type { ModifyFunctionArgs } from "../schema";
 import { resolveDefinition, sourceFile, type Workspace } from "../workspace";
-import { PATH_PARAM, QUALNAME_PARAM } from "./extract-snippet";
+import { PATH_PARAM, QUALNAME_PARAM } from "./params";
 import { assertParses, writeSource } from "./write-source";
 
 export const MODIFY_FUNCTION: ToolSpec = {

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors/app-error";
 import type { ToolSpec } from "@/lib/llm/chat";
 import type { RemoveFunctionArgs } from "../schema";
 import { resolveDefinition, sourceFile, type Workspace } from "../workspace";
-import { PATH_PARAM, QUALNAME_PARAM } from "./extract-snippet";
+import { DEFINITION_PARAMETERS } from "./params";
 import { formatReferences, traceSymbol } from "./trace-references";
 import { assertParses, writeSource } from "./write-source";
 
@@ -14,11 +14,7 @@ export const REMOVE_FUNCTION: ToolSpec = {
   name: "remove_function",
   description:
     "Delete one function or method (decorators included) from a file, only if nothing in the repository still references it; otherwise nothing is deleted and the remaining references are listed.",
-  parameters: {
-    type: "object",
-    properties: { path: PATH_PARAM, qualname: QUALNAME_PARAM },
-    required: ["path", "qualname"],
-  },
+  parameters: DEFINITION_PARAMETERS,
 };
 
 export async function removeFunction(workspace: Workspace, args: RemoveFunctionArgs): Promise<string> {
