@@ -65,4 +65,16 @@ describe("modify_function on a hand-made repository", () => {
     const unknown = await runCodekitTool(root, "rewrite_file", {});
     expect(unknown.text).toContain("Unknown tool rewrite_file");
   });
+
+  it("rewrites a one-line function into a block", async () => {
+    const repo = makeRepo({ "one.py": "def f(a): return a\n\n\nx = f(1)\n" });
+    const result = await runCodekitTool(repo, "modify_function", {
+      path: "one.py",
+      qualname: "f",
+      new_body: "b = a\nreturn b",
+    });
+    expect(result.isError).toBe(false);
+    expect(read(repo, "one.py")).toBe("def f(a):\n    b = a\n    return b\n\n\nx = f(1)\n");
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
 });

@@ -47,4 +47,10 @@ describe("trace_references on a hand-made repository", () => {
     expect(none.text).toContain("No module of the workspace defines g");
     fs.rmSync(twice, { recursive: true, force: true });
   });
+
+  it("traces a name defined twice in one file without asking for name#n", async () => {
+    const result = await runCodekitTool(root, "trace_references", { symbol: "pkg.util.Box.value" });
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain("pkg/util.py:19 use: @value.setter");
+  });
 });

@@ -61,7 +61,9 @@ async function locate(workspace: Workspace, args: TraceReferencesArgs): Promise<
 }
 
 export async function traceSymbol(workspace: Workspace, file: string, qualname: string): Promise<TracedSymbol> {
-  const definition = resolveDefinition(await workspace.parse(file), file, qualname);
+  // Every definition of one name has the same references: tracing needs no `#n`.
+  const first = /#\d+$/.test(qualname.trim()) ? qualname : `${qualname.trim()}#1`;
+  const definition = resolveDefinition(await workspace.parse(file), file, first);
   const parts = definition.qualifiedName.split(".");
   const references = findReferences(workspace.index, await workspace.trees(), {
     file,
