@@ -55,11 +55,15 @@ export async function runCodekitTool(root: string, name: string, args: unknown):
   const parsed = found.schema.safeParse(args);
   if (!parsed.success)
     return { text: `Invalid arguments for ${name}: ${allIssues(parsed.error, "arguments")}`, isError: true };
+  let workspace: Workspace | null = null;
   try {
-    return { text: await found.run(await openWorkspace(root), parsed.data), isError: false };
+    workspace = await openWorkspace(root);
+    return { text: await found.run(workspace, parsed.data), isError: false };
   } catch (error) {
     if (isAppError(error) || (error as NodeJS.ErrnoException).code !== undefined)
       return { text: messageOf(error), isError: true };
     throw error;
+  } finally {
+    await workspace?.close();
   }
 }

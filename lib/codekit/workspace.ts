@@ -26,6 +26,8 @@ export interface Workspace {
   sources: ReadonlyMap<string, string>;
   parse(file: string): Promise<Tree>;
   trees(): Promise<Map<string, Tree>>;
+  /** Frees the parsed trees (tree-sitter's memory lives in its WebAssembly heap, outside the GC). */
+  close(): Promise<void>;
 }
 
 export async function openWorkspace(rootDir: string): Promise<Workspace> {
@@ -67,6 +69,11 @@ export async function openWorkspace(rootDir: string): Promise<Workspace> {
       const all = new Map<string, Tree>();
       for (const file of [...files].sort()) all.set(file, await parse(file));
       return all;
+    },
+    async close() {
+      const trees = await Promise.allSettled(cache.values());
+      cache.clear();
+      for (const tree of trees) if (tree.status === "fulfilled") tree.value.delete();
     },
   };
 }
