@@ -9,7 +9,7 @@ import type { ModuleIndex } from "@/lib/analysis/python-imports";
 import { parsePython } from "@/lib/analysis/python-parser";
 import { listDefinitions, type PythonDefinition } from "@/lib/analysis/python-definitions";
 import { formatTargetName, parseTargetName } from "@/lib/analysis/target-name";
-import { closeQuietly, readOpened } from "@/lib/util/untrusted-files";
+import { closeQuietly, describeKind, readOpened } from "@/lib/util/untrusted-files";
 import { walkUntrusted } from "@/lib/util/untrusted-walk";
 import { readResolved, resolveWorkspacePath, textOf, workspaceRootOf, type WorkspaceRoot } from "@/lib/workspace/paths";
 
@@ -86,7 +86,11 @@ export async function sourceFile(
   const target = await resolveWorkspacePath(workspace.root, input);
   if (!target.rel.endsWith(".py")) throw new AppError("INVALID_INPUT", `${input} is not a Python (.py) file.`);
   const read = await readResolved(target, MAX_SOURCE_BYTES);
-  if (!read.ok) throw new AppError("INVALID_INPUT", `Cannot read ${input}: ${read.reason}.`);
+  if (!read.ok) {
+    // The reader's own reason names the host path: say it with the model's.
+    const why = read.kind === "file" ? `${input} is over ${MAX_SOURCE_BYTES} bytes` : describeKind(input, read.kind);
+    throw new AppError("INVALID_INPUT", `Cannot read ${input}: ${why}.`);
+  }
   const text = textOf(read.data);
   if (text === null) throw new AppError("INVALID_INPUT", `${input} is not UTF-8 text.`);
   return { rel: target.rel, abs: target.abs, text };

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { runCodekitTool } from "../index";
@@ -42,5 +43,11 @@ describe("extract_snippet on a hand-made repository", () => {
     const notPython = await runCodekitTool(root, "extract_snippet", { path: "README.md", qualname: "f" });
     expect(notPython.text).toBe("README.md is not a Python (.py) file.");
     fs.rmSync(outsideDir, { recursive: true, force: true });
+  });
+
+  it("refuses a FIFO without blocking on it", async () => {
+    execFileSync("mkfifo", [path.join(root, "pipe.py")]);
+    const result = await runCodekitTool(root, "extract_snippet", { path: "pipe.py", qualname: "f" });
+    expect(result).toEqual({ isError: true, text: "Cannot read pipe.py: pipe.py is a FIFO (not read)." });
   });
 });
