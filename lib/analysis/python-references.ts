@@ -204,8 +204,8 @@ export function findReferences(
         }
         const binding = bindings.get(parts[0]!);
         const reached = binding ? chainTarget(index, binding, parts.slice(1)) : null;
-        if (reached && refersToTarget(reached)) add(line, reached.depth === 0 ? kindAt(node) : "attribute");
-        else if (!binding && !shadowed && isExported(file, parts[0]!)) add(line, "use");
+        if (reached && refersToTarget(reached)) add(line, "attribute");
+        else if (!binding && !shadowed && isExported(file, parts[0]!)) add(line, "attribute");
         return;
       }
       if (node.type === "attribute" && target.member !== undefined) {

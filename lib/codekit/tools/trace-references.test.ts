@@ -53,4 +53,17 @@ describe("trace_references on a hand-made repository", () => {
     expect(result.isError).toBe(false);
     expect(result.text).toContain("pkg/util.py:19 use: @value.setter");
   });
+
+  it("reports an attribute read on the symbol as an attribute reference", async () => {
+    const repo = makeRepo({
+      "n.py": "class Node:\n    @staticmethod\n    def load():\n        pass\n",
+      "m.py": "from n import Node\nx = Node.load()\n",
+    });
+    const result = await runCodekitTool(repo, "trace_references", { symbol: "n.Node" });
+    expect(result.text.split("\n").slice(1)).toEqual([
+      "m.py:1 import: from n import Node",
+      "m.py:2 attribute: x = Node.load()",
+    ]);
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
 });
