@@ -17,8 +17,8 @@ const folder = (name) => [`@/${name}`, `@/${name}/*`, `**/${name}/*`, `../${name
  */
 const LIB_LAYERS = [
   ["errors", "util", "test-support"],
-  ["metrics", "llm", "analysis", "auth", "process", "security", "setup", "tool-registry"],
-  ["benchmark"],
+  ["metrics", "llm", "analysis", "auth", "process", "security", "setup", "tool-registry", "workspace"],
+  ["benchmark", "codekit"],
   ["bundle"],
   ["judge"],
   ["runs", "agents"],

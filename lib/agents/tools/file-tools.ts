@@ -1,7 +1,7 @@
 /**
  * The file tool set of the smolagents harness used in the published study: read, write and delete
  * one file, list a folder, and run Python code in the workspace. File access is checked against
- * the workspace (see workspace-paths.ts); Python runs in the sandbox, which contains it.
+ * the workspace (see lib/workspace/paths.ts); Python runs in the sandbox, which contains it.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -16,7 +16,7 @@ import {
   textOf,
   workspaceRootOf,
   type WorkspaceRoot,
-} from "./workspace-paths";
+} from "@/lib/workspace/paths";
 import { DEFAULT_MAX_OUTPUT_CHARS, type ToolContext, type ToolResult, type ToolSet } from "./types";
 import { allIssues } from "@/lib/errors/zod-issues";
 

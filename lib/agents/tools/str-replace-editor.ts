@@ -3,7 +3,7 @@
  * view (`cat -n` lines, or two levels of a folder), create (never over an existing file),
  * str_replace (a unique verbatim match, or an error naming the lines), insert (after a line),
  * undo_edit (back to the content before the last edit; undoing a create removes the file).
- * Paths may be relative or absolute but must stay inside the workspace (workspace-paths.ts).
+ * Paths may be relative or absolute but must stay inside the workspace (lib/workspace/paths.ts).
  */
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -17,7 +17,7 @@ import {
   textOf,
   type WorkspacePath,
   type WorkspaceRoot,
-} from "./workspace-paths";
+} from "@/lib/workspace/paths";
 import type { FileAction, ToolResult } from "./types";
 
 export const STR_REPLACE_EDITOR_SPEC: ToolSpec = {

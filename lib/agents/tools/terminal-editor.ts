@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { ToolSpec } from "@/lib/llm/chat";
 import { EditorArgsSchema, STR_REPLACE_EDITOR_SPEC, createStrReplaceEditor } from "./str-replace-editor";
-import { clip, messageOf, shellQuote, workspaceRootOf, type WorkspaceRoot } from "./workspace-paths";
+import { clip, messageOf, shellQuote, workspaceRootOf, type WorkspaceRoot } from "@/lib/workspace/paths";
 import { DEFAULT_MAX_OUTPUT_CHARS, type ToolContext, type ToolResult, type ToolSet } from "./types";
 import { allIssues } from "@/lib/errors/zod-issues";
 
