@@ -31,7 +31,8 @@ async function labelAll(page: Page, annotator: number, testInfo: TestInfo): Prom
     const count = await rows.count();
     await rows.first().focus();
     for (let metric = 0; metric < count; metric++) await page.keyboard.press(plannedLabel(annotator, item, metric));
-    await expect(form.getByTestId("save-state").filter({ hasText: "saved" })).toHaveCount(count);
+    // Server actions of one page run one at a time: on a busy machine eleven saves take a while.
+    await expect(form.getByTestId("save-state").filter({ hasText: "saved" })).toHaveCount(count, { timeout: 20_000 });
     if (annotator === 0 && item === 0) {
       await screenshot(page, testInfo, "labeling-workspace");
     }

@@ -1,5 +1,5 @@
 "use client";
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import type { HumanLabel as LabelValue } from "@/lib/agreement/study-schema";
 import type { LabelActionResult } from "@/lib/agreement/study-types";
 import styles from "./label-form.module.css";
@@ -61,10 +61,9 @@ function Submitted({ nextUnfinishedHref }: { nextUnfinishedHref: string | null }
  */
 export function LabelForm(props: LabelFormProps) {
   const { metrics, submitted } = props;
-  const [active, setActive] = useState(0);
   const rows = useRef<(HTMLFieldSetElement | null)[]>([]);
   const form = useLabels(props);
-  useLabelKeys({ ...props, active, setActive, rows, choose: form.choose, submit: form.submit });
+  const { active, rowFocused } = useLabelKeys({ ...props, rows, choose: form.choose, submit: form.submit });
 
   return (
     <div className={styles.form} data-testid="label-form">
@@ -80,7 +79,7 @@ export function LabelForm(props: LabelFormProps) {
           rowRef={(el) => {
             rows.current[i] = el;
           }}
-          onFocus={() => setActive(i)}
+          onFocus={() => rowFocused(i)}
           onChoose={(value) => form.choose(metric.id, value)}
           onNote={(note) => form.editNote(metric.id, note)}
         />
