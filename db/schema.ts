@@ -6,6 +6,7 @@
  * Times are UTC ISO-8601 strings (`2026-12-02T10:00:00.000Z`), which sort as text.
  * JSON columns hold values validated by the zod schemas in `lib/`.
  */
+import type { MitigationPlan } from "@/lib/codekit/mitigation";
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CapturedEvidence, RunSource } from "@/lib/bundle/schema";
@@ -123,6 +124,8 @@ export const agentConfigs = sqliteTable("agent_configs", {
   guidelines: text("guidelines"),
   limits: text("limits", { mode: "json" }).notNull(),
   options: text("options", { mode: "json" }).notNull(),
+  /** The mitigation arm (lib/codekit/mitigation.ts): `options.mitigation`, `none` when absent. */
+  mitigation: text("mitigation").notNull().default("none"),
   createdAt: createdAt(),
 });
 
@@ -195,6 +198,8 @@ export const runs = sqliteTable(
     evidence: text("evidence", { mode: "json" }).$type<CapturedEvidence>(),
     /** The absolute directory the agent worked in (`/testbed`), when the log says it. */
     workspaceRoot: text("workspace_root"),
+    /** The Code-KIT rules and tools this run was offered, and how the selector chose them (MitigationPlan); null for none. */
+    mitigation: text("mitigation", { mode: "json" }).$type<MitigationPlan>(),
     jobId: integer("job_id").references(() => jobs.id, { onDelete: "set null" }),
     importedAt: createdAt(),
   },

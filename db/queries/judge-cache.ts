@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import type { CachedResponse, JudgeCache } from "@/lib/judge/llm/schema";
+import type { CachedResponse, ResponseCache } from "@/lib/llm/response-cache";
 import type { Db } from "../client";
 import * as t from "../schema";
 
-/** The LLM judge's response cache in the database: identical requests are answered once, ever. */
-export function createDbJudgeCache(db: Db): JudgeCache {
+/** The response cache in the database (LLM judges, the Code-KIT selector): identical requests are answered once, ever. */
+export function createDbJudgeCache(db: Db): ResponseCache {
   return {
     async get(key) {
       const row = db

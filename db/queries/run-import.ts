@@ -2,6 +2,7 @@
  * Writes one parsed bundle in one synchronous transaction: all of it lands, or none of it.
  * Upserts on natural keys, so importing the same bundle again changes nothing.
  */
+import { mitigationOf } from "@/lib/codekit/mitigation";
 import { createHash } from "node:crypto";
 import type { Statement } from "better-sqlite3";
 import { eq } from "drizzle-orm";
@@ -85,6 +86,7 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
         guidelines: manifest.agent.guidelines,
         limits: manifest.agent.limits,
         options: manifest.agent.options,
+        mitigation: mitigationOf(manifest.agent.options),
       })
       .onConflictDoNothing()
       .run();
@@ -122,6 +124,7 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
         source: manifest.source ?? null,
         evidence: manifest.evidence ?? null,
         workspaceRoot: manifest.workspaceRoot ?? null,
+        mitigation: manifest.mitigation ?? null,
         jobId: options.jobId ?? null,
       })
       .run();

@@ -7,11 +7,12 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import { AGENT_FRAMEWORKS, parseAgentSpecFile, providerFor, type AgentSpec, type ProviderName } from "./agent-spec";
 import { AppError } from "@/lib/errors/app-error";
+import type { Mitigation } from "@/lib/codekit/mitigation";
 
 /** `--agent`: a framework name, or a JSON agent file; flags override the file. */
 export async function agentSpecOf(
   value: string,
-  flags: { provider?: ProviderName; model?: string; maxSteps?: number; wallTime?: number },
+  flags: { provider?: ProviderName; model?: string; maxSteps?: number; wallTime?: number; mitigation?: Mitigation },
 ): Promise<AgentSpec> {
   let spec: AgentSpec;
   if ((AGENT_FRAMEWORKS as readonly string[]).includes(value)) {
@@ -36,6 +37,7 @@ export async function agentSpecOf(
     ...spec,
     ...(flags.provider ? { provider: flags.provider } : {}),
     ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.mitigation ? { mitigation: flags.mitigation } : {}),
     limits: {
       ...spec.limits,
       ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),

@@ -10,6 +10,7 @@ import { BUILTIN_FRAMEWORKS, type BuiltinFramework } from "./builtin";
 import { EXTERNAL_FRAMEWORKS, externalAdapter, type ExternalFramework } from "./external";
 import { fieldIssue } from "@/lib/errors/zod-issues";
 import { PROVIDER_IDS, type ProviderId } from "@/lib/llm/chat";
+import { MitigationSchema } from "@/lib/codekit/mitigation";
 
 export const AGENT_FRAMEWORKS = [...BUILTIN_FRAMEWORKS, ...EXTERNAL_FRAMEWORKS] as const;
 export { PROVIDER_IDS as PROVIDERS, DEFAULT_MODELS } from "@/lib/llm/chat";
@@ -22,6 +23,8 @@ export const AgentSpecSchema = z
     provider: z.enum(PROVIDER_IDS).optional(),
     model: z.string().min(1).max(200).optional(),
     guidelines: z.string().max(200_000).nullable().optional(),
+    /** The Code-KIT arm (lib/codekit/mitigation.ts): none by default. */
+    mitigation: MitigationSchema.optional(),
     limits: LimitsSchema.optional(),
     /** The command line of a `command` agent (run with bash -lc in the workspace). */
     command: z.string().min(1).max(10_000).optional(),

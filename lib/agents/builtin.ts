@@ -7,6 +7,9 @@ import type { ToolCall } from "@/lib/llm/chat";
 import type { Toolbox } from "./loop";
 import type { ToolContext, ToolSet } from "./tools/types";
 import { createFileTools } from "./tools/file-tools";
+import { codekitToolSpecs, isCodekitTool, runCodekitTool } from "@/lib/codekit";
+import type { CodekitToolName } from "@/lib/codekit/mitigation";
+import { toolEffect, fileActionOf } from "@/lib/tool-registry";
 
 export const BUILTIN_FRAMEWORKS = ["file-tools", "terminal-editor"] as const;
 export type BuiltinFramework = (typeof BUILTIN_FRAMEWORKS)[number];
@@ -30,12 +33,35 @@ async function toolSetFor(framework: BuiltinFramework, context: ToolContext): Pr
   return createTerminalEditorTools(context);
 }
 
-/** The loop's view of a tool set: specs, and one call in, one outcome out. */
-export async function builtinToolbox(framework: BuiltinFramework, context: ToolContext): Promise<Toolbox> {
+/**
+ * A Code-KIT tool call, run in this process on the workspace (lib/codekit reads it without
+ * following links and bounds every read); its file action as the tool registry describes it.
+ */
+async function executeCodekit(workspaceDir: string, call: ToolCall) {
+  const result = await runCodekitTool(workspaceDir, call.name, call.arguments);
+  const action = fileActionOf(toolEffect("codekit", call.name)?.effect ?? "other");
+  const path = call.arguments.path;
+  return {
+    output: result.text,
+    isError: result.isError,
+    fileActions: action && !result.isError && typeof path === "string" ? [{ kind: action, path }] : [],
+  };
+}
+
+/**
+ * The loop's view of a tool set: specs, and one call in, one outcome out. `codekit` adds those
+ * Code-KIT tools (a mitigation arm) to the agent's own.
+ */
+export async function builtinToolbox(
+  framework: BuiltinFramework,
+  context: ToolContext,
+  codekit: readonly CodekitToolName[] = [],
+): Promise<Toolbox> {
   const tools = await toolSetFor(framework, context);
   return {
-    specs: tools.specs,
+    specs: [...tools.specs, ...codekitToolSpecs(codekit)],
     async execute(call: ToolCall) {
+      if (isCodekitTool(call.name) && codekit.includes(call.name)) return executeCodekit(context.workspaceDir, call);
       const result = await tools.execute(call.name, call.arguments);
       return {
         output: result.output,

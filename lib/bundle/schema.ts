@@ -2,6 +2,7 @@
  * The run bundle, version 1: one agent run on one instance, as files. Documented in
  * docs/run-bundle.md; every member is validated by a schema here before anything is stored.
  */
+import { MitigationPlanSchema } from "@/lib/codekit/mitigation";
 import { z } from "zod";
 import { BenchmarkIdSchema, InstanceIdSchema } from "@/lib/benchmark/schema";
 import { AstReportSchema } from "@/lib/analysis/schema";
@@ -157,6 +158,8 @@ export const RunManifestSchema = z
     evidence: CapturedEvidenceSchema.optional(),
     /** Version 3: the absolute directory the agent worked in (`/testbed`), when known. */
     workspaceRoot: z.string().min(1).max(4096).nullable().optional(),
+    /** The Code-KIT rules and tools the run was offered (absent: no mitigation, or not known). */
+    mitigation: MitigationPlanSchema.optional(),
   })
   .strict()
   .refine((m) => Date.parse(m.finishedAt) >= Date.parse(m.startedAt), {

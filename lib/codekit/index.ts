@@ -22,6 +22,7 @@ import { MODIFY_FUNCTION, modifyFunction } from "./tools/modify-function";
 import { REMOVE_FUNCTION, removeFunction } from "./tools/remove-function";
 import { TRACE_REFERENCES, traceReferences } from "./tools/trace-references";
 import { openWorkspace, type Workspace } from "./workspace";
+import { CODEKIT_TOOL_NAMES, type CodekitToolName } from "./mitigation";
 
 interface CodekitTool<S extends z.ZodType> {
   spec: ToolSpec;
@@ -39,12 +40,17 @@ const TOOLS = [
   tool({ spec: REMOVE_FUNCTION, schema: RemoveFunctionArgsSchema, run: removeFunction }),
 ];
 
-export const CODEKIT_TOOL_NAMES = TOOLS.map((t) => t.spec.name);
+export { CODEKIT_TOOL_NAMES };
 /** The five tools' specs, read side first. */
 export const CODEKIT_TOOLS: readonly ToolSpec[] = TOOLS.map((t) => t.spec);
 
-export function isCodekitTool(name: string): boolean {
-  return CODEKIT_TOOL_NAMES.includes(name);
+export function isCodekitTool(name: string): name is CodekitToolName {
+  return (CODEKIT_TOOL_NAMES as readonly string[]).includes(name);
+}
+
+/** The specs of some of the tools, in the tools' own order. */
+export function codekitToolSpecs(names: readonly CodekitToolName[]): ToolSpec[] {
+  return CODEKIT_TOOLS.filter((spec) => (names as readonly string[]).includes(spec.name));
 }
 
 /** Runs one tool call on the workspace at `root`. */

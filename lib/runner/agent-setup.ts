@@ -13,6 +13,12 @@ import { MOCK_MODEL } from "@/lib/llm/mock-server/script";
 import { createChatProvider, withRetries } from "@/lib/llm/providers";
 import { scriptToolSetOf, startScriptedModel, type ScriptedModel } from "@/lib/agents/scripted-model";
 import type { AgentConfig } from "@/lib/bundle/schema";
+import type { Instance } from "@/lib/benchmark/schema";
+import { mitigationOf } from "@/lib/codekit/mitigation";
+import { planMitigation } from "@/lib/codekit/plan";
+import type { SelectorModel } from "@/lib/codekit/selector";
+import { PROVIDER_IDS, type ProviderId } from "@/lib/llm/chat";
+import type { ResponseCache } from "@/lib/llm/response-cache";
 import type { RunRecord } from "@/lib/bundle/write";
 import { AppError } from "@/lib/errors/app-error";
 import type { RecordRunOptions } from "./record-run";
@@ -35,6 +41,44 @@ export interface AgentSetupOptions {
   env: Record<string, string | undefined>;
   /** Where an external agent's program is looked for (the project's node_modules/.bin). */
   cwd: string;
+  /** Where the Code-KIT selector's answers are cached (the database's response cache); none by default. */
+  selectorCache?: ResponseCache | null;
+}
+
+/**
+ * The Code-KIT selector's model: the scripted model with --mock; else STUDIO_SELECTOR_PROVIDER
+ * (default gemini) and STUDIO_SELECTOR_MODEL (default the provider's) with that provider's key and
+ * base URL; null without a key (the deterministic choice by subtask then decides, and says so).
+ */
+function selectorModelOf(options: AgentSetupOptions, mock: ScriptedModel | null): SelectorModel | null {
+  const cache = options.selectorCache ?? null;
+  if (mock) {
+    const provider = createChatProvider({
+      provider: "gemini",
+      apiKey: "mock-key",
+      baseUrl: mockBaseUrl("gemini", mock.url),
+    });
+    return { provider, model: MOCK_MODEL, cache };
+  }
+  const named = options.env.STUDIO_SELECTOR_PROVIDER ?? "gemini";
+  if (!(PROVIDER_IDS as readonly string[]).includes(named))
+    throw new AppError(
+      "INVALID_INPUT",
+      `STUDIO_SELECTOR_PROVIDER must be one of ${PROVIDER_IDS.join(", ")} (got "${named}")`,
+    );
+  const providerName = named as ProviderId;
+  const apiKey = options.env[API_KEY_ENV[providerName]];
+  if (!apiKey) return null;
+  const provider = withRetries(
+    createChatProvider({
+      provider: providerName,
+      apiKey,
+      baseUrl: options.env[BASE_URL_ENV[providerName]],
+      timeoutMs: 60_000,
+    }),
+    { maxRetries: 3 },
+  );
+  return { provider, model: options.env.STUDIO_SELECTOR_MODEL ?? DEFAULT_MODELS[providerName], cache };
 }
 
 export async function prepareAgent(spec: AgentSpec, options: AgentSetupOptions): Promise<AgentSetup> {
@@ -47,8 +91,14 @@ export async function prepareAgent(spec: AgentSpec, options: AgentSetupOptions):
   }
 }
 
+function withoutMitigation(options: Record<string, unknown> | undefined): Record<string, unknown> {
+  const { mitigation: _mitigation, ...rest } = options ?? {};
+  return rest;
+}
+
 async function setUp(spec: AgentSpec, options: AgentSetupOptions, mock: ScriptedModel | null): Promise<AgentSetup> {
   const providerName = providerFor(spec);
+  const arm = spec.mitigation ?? mitigationOf(spec.options);
   let apiKey = options.env[API_KEY_ENV[providerName]];
   let baseUrl = options.env[BASE_URL_ENV[providerName]];
   let model = spec.model ?? DEFAULT_MODELS[providerName];
@@ -72,9 +122,17 @@ async function setUp(spec: AgentSpec, options: AgentSetupOptions, mock: Scripted
     tools: [],
     guidelines: spec.guidelines ?? null,
     limits: { maxSteps: 30, wallTimeSeconds: 600, maxOutputBytes: 1_000_000, ...spec.limits },
-    options: { ...spec.options, ...(spec.command ? { command: spec.command } : {}), ...(await programOf(spec)) },
+    options: {
+      ...withoutMitigation(spec.options),
+      ...(spec.command ? { command: spec.command } : {}),
+      ...(await programOf(spec)),
+      // Absent for none, so a configuration made before the arms existed keeps its id.
+      ...(arm !== "none" ? { mitigation: arm } : {}),
+    },
   };
   const close = async () => mock?.close();
+  const selector = arm === "codekit" || arm === "guard" ? selectorModelOf(options, mock) : null;
+  const planFor = (instance: Instance) => planMitigation(arm, instance, selector);
 
   if (external) {
     if (!program) throw new AppError("INTERNAL", `no program resolved for ${spec.framework}`);
@@ -87,9 +145,10 @@ async function setUp(spec: AgentSpec, options: AgentSetupOptions, mock: Scripted
       agent,
       mock,
       close,
-      run: (run) =>
+      run: async (run) =>
         runExternalAgent({
           ...run,
+          mitigation: await planFor(run.instance),
           agent,
           adapter: external,
           upstream,
@@ -102,5 +161,10 @@ async function setUp(spec: AgentSpec, options: AgentSetupOptions, mock: Scripted
     maxRetries: 3,
   });
   const builtin = { ...agent, framework: spec.framework as BuiltinFramework };
-  return { agent, mock, close, run: (run) => runInstance({ ...run, agent: builtin, provider }) };
+  return {
+    agent,
+    mock,
+    close,
+    run: async (run) => runInstance({ ...run, agent: builtin, provider, mitigation: await planFor(run.instance) }),
+  };
 }

@@ -4,6 +4,7 @@
  * snapshot again, kill what is left, and return the run as a bundle-ready record. A run that fails
  * at any point still comes back as a complete record marked failed, with its reason.
  */
+import type { MitigationPlan } from "@/lib/codekit/mitigation";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -79,6 +80,8 @@ export interface RecordRunOptions {
    * STUDIO_MAX_STORED_FILE_BYTES); the same bound applies to the agent's own files under native/.
    */
   maxStoredFileBytes?: number;
+  /** The Code-KIT rules and tools this run is given (recorded in its manifest); null or absent for none. */
+  mitigation?: MitigationPlan | null;
   /** Extra files kept verbatim under native/ (e.g. the scripted behaviour). */
   native?: Map<string, Buffer>;
   /** Runs the agent; may throw (the run is then recorded as failed with the message). */
@@ -197,6 +200,7 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
     },
     taskCompleted: null,
     producer: { name: "misbehavior-studio runner", version: "1" },
+    ...(options.mitigation ? { mitigation: options.mitigation } : {}),
   };
   const native = new Map([...(options.native ?? []), ...(outcome.native ?? [])]);
   for (const n of outcome.notes ?? []) notes.add("native")(n.path, n.reason);

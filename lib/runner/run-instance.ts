@@ -5,6 +5,7 @@
 import { builtinToolbox, SYSTEM_PROMPTS, type BuiltinFramework } from "@/lib/agents/builtin";
 import type { ChatProvider } from "@/lib/llm/chat";
 import { runAgentLoop } from "@/lib/agents/loop";
+import { mitigationInstructions } from "@/lib/codekit/plan";
 import type { AgentConfig } from "@/lib/bundle/schema";
 import type { RunRecord } from "@/lib/bundle/write";
 import { recordRun, type RecordRunOptions } from "./record-run";
@@ -24,22 +25,26 @@ export async function runInstance(options: RunInstanceOptions): Promise<RunRecor
   return recordRun({
     ...options,
     async act({ sandbox, workspaceDir, limits, signal }) {
-      const toolbox = await builtinToolbox(agent.framework, {
-        workspaceDir,
-        sandbox,
-        limits: {
-          timeoutMs: options.commandTimeoutMs ?? 60_000,
-          maxOutputBytes: limits.maxOutputBytes,
-          ...(limits.memoryBytes !== undefined ? { memoryBytes: limits.memoryBytes } : {}),
-          ...resourceLimitsOf(limits),
+      const toolbox = await builtinToolbox(
+        agent.framework,
+        {
+          workspaceDir,
+          sandbox,
+          limits: {
+            timeoutMs: options.commandTimeoutMs ?? 60_000,
+            maxOutputBytes: limits.maxOutputBytes,
+            ...(limits.memoryBytes !== undefined ? { memoryBytes: limits.memoryBytes } : {}),
+            ...resourceLimitsOf(limits),
+          },
         },
-      });
+        options.mitigation?.tools ?? [],
+      );
       const loop = await runAgentLoop({
         provider: options.provider,
         model: agent.model,
-        system: agent.guidelines
-          ? `${SYSTEM_PROMPTS[agent.framework]}\n\n${agent.guidelines}`
-          : SYSTEM_PROMPTS[agent.framework],
+        system: [SYSTEM_PROMPTS[agent.framework], agent.guidelines, mitigationInstructions(options.mitigation ?? null)]
+          .filter(Boolean)
+          .join("\n\n"),
         task: options.instance.prompt,
         toolbox,
         limits: { maxSteps: limits.maxSteps, wallTimeMs: limits.wallTimeSeconds * 1000, maxObservationChars: 16_000 },

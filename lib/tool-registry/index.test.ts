@@ -51,6 +51,7 @@ describe("tool registry", () => {
       ["agno", false],
       ["inspect", false],
       ["anthropic", true],
+      ["codekit", false],
     ]);
     expect(persistentShell("terminal-editor")).toBe(true);
     expect(persistentShell(null)).toBeNull();

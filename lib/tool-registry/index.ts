@@ -12,6 +12,7 @@ import { AGNO_TOOLS } from "./agno";
 import { ANTHROPIC_TOOLS } from "./anthropic";
 import { BUILTIN_TOOLS } from "./builtin";
 import { CLAUDE_CODE_TOOLS } from "./claude-code";
+import { CODEKIT_REGISTRY_TOOLS } from "./codekit";
 import { CODEX_TOOLS } from "./codex";
 import { GEMINI_CLI_TOOLS } from "./gemini-cli";
 import { INSPECT_TOOLS } from "./inspect";
@@ -36,6 +37,7 @@ export const FRAMEWORKS: readonly FrameworkTools[] = [
   AGNO_TOOLS,
   INSPECT_TOOLS,
   ANTHROPIC_TOOLS,
+  CODEKIT_REGISTRY_TOOLS,
 ];
 
 /** The framework a configuration or log names (`file-tools`, `Claude-Code`, `inspect_ai`), or null when unknown. */

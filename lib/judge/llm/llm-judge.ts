@@ -14,17 +14,10 @@ import { withRetry } from "@/lib/llm/retry";
 import type { PriceTable } from "@/lib/llm/schema";
 import type { MetricId } from "@/lib/metrics/catalog";
 import { parseJudgeAnswer, verdictFromAnswer } from "./answer";
-import { judgeCacheKey, readCache } from "./cache";
+import { readCache, responseCacheKey, type CachedResponse, type ResponseCache } from "@/lib/llm/response-cache";
 import { loadPrompt, PROMPT_VERSION } from "./prompts";
 import { renderRun } from "./render-run";
-import {
-  JUDGE_ANSWER_JSON_SCHEMA,
-  LLM_JUDGED_METRICS,
-  type CachedResponse,
-  type JudgeCache,
-  type LlmJudgedMetric,
-  type LlmVerdict,
-} from "./schema";
+import { JUDGE_ANSWER_JSON_SCHEMA, LLM_JUDGED_METRICS, type LlmJudgedMetric, type LlmVerdict } from "./schema";
 
 export const DEFAULT_CONTEXT_BUDGET_CHARS = 120_000;
 const MIN_CONTEXT_BUDGET_CHARS = 8_000;
@@ -35,7 +28,7 @@ export interface LlmJudgeOptions {
   /** Provider calls in flight at once, across every judgeRun of this judge (default 4). */
   concurrency?: number;
   /** Identical requests are answered from here; unset = no cache. */
-  cache?: JudgeCache | null;
+  cache?: ResponseCache | null;
   /** Retries after the first attempt, for retryable errors only (default 4). */
   maxRetries?: number;
   /** Backoff: base and cap in ms (defaults 1,000 and 30,000), with jitter. */
@@ -147,7 +140,7 @@ async function prepareRequest(
     metric,
     promptVersion: prompt.promptVersion,
     request,
-    cacheKey: judgeCacheKey(prompt.promptVersion, options.provider.name, options.model, request),
+    cacheKey: responseCacheKey(prompt.promptVersion, options.provider.name, options.model, request),
     elidedSteps: rendered.trajectory.elidedSteps,
   };
 }

@@ -11,7 +11,8 @@ import type { RunJudge } from "../evaluate-runs";
 import type { JudgeDefinition } from "./judge-definitions";
 import { createLlmJudge, type LlmJudge } from "./llm-judge";
 import { scriptedJudgeAnswer, scriptedModelOf } from "./scripted-judge-responder";
-import { LLM_JUDGED_METRICS, type JudgeCache } from "./schema";
+import { LLM_JUDGED_METRICS } from "./schema";
+import type { ResponseCache } from "@/lib/llm/response-cache";
 
 export interface LlmRunJudgeOptions {
   definition: JudgeDefinition;
@@ -20,7 +21,7 @@ export interface LlmRunJudgeOptions {
   /** The scripted judge behind a local server speaking the definition's provider protocol. */
   mock: boolean;
   concurrency: number;
-  cache: JudgeCache;
+  cache: ResponseCache;
   /** The judge row of an identity, created on first use (db/queries/verdicts.ts `ensureJudge`). */
   judgeIdOf(identity: LlmJudge["identity"] & { promptVersion: string }): number;
   onRetry?(line: string): void;

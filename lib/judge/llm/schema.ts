@@ -47,29 +47,6 @@ export const JUDGE_ANSWER_JSON_SCHEMA = {
   propertyOrdering: ["rationale", "cited_steps", "verdict"],
 } as const;
 
-/** A cached provider answer: the response as it came, so a cache hit yields the same verdict. */
-/** A judge model's answer as the cache keeps it. */
-export const CachedResponseSchema = z
-  .object({
-    /** The model's text (the JSON document, unparsed). */
-    text: z.string(),
-    inputTokens: z.number().int().min(0),
-    /** Billed output tokens, thinking included. */
-    outputTokens: z.number().int().min(0),
-    /** The model that answered, as the provider reports it. */
-    model: z.string(),
-    latencyMs: z.number().min(0),
-    /** Why generation stopped (`STOP`, `MAX_TOKENS`, `max_tokens`, `length`, ...), where the provider says. */
-    finishReason: z.string().optional(),
-  })
-  .strict();
-export type CachedResponse = z.infer<typeof CachedResponseSchema>;
-
-export interface JudgeCache {
-  get(key: string): Promise<CachedResponse | null>;
-  set(key: string, value: CachedResponse): Promise<void>;
-}
-
 export interface LlmVerdict extends VerdictDraft {
   /** The model's text exactly as returned (kept for invalid answers too). */
   rawResponse: string;

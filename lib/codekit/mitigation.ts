@@ -1,0 +1,81 @@
+/**
+ * The mitigation arms an agent can run with, and what a run records of the one it got. The arms
+ * are the study's ablation (docs/codekit.md) plus one of ours:
+ * - `none`: the agent as it is;
+ * - `rules`: every Code-KIT rule in its instructions;
+ * - `tools`: the five Code-KIT tools, no rules;
+ * - `codekit`: the selector's minimal set of rules and tools for the task;
+ * - `guard`: Code-KIT, and the sandbox enforces the boundary contract (files outside may-change
+ *   read-only, no deletion outside expected-delete, new files only where expected-create allows).
+ * This file has no dependencies beyond zod and the catalog: the bundle schema and pages import it.
+ */
+import { z } from "zod";
+import { MetricIdSchema } from "@/lib/metrics/catalog";
+
+export const MITIGATIONS = ["none", "rules", "tools", "codekit", "guard"] as const;
+export type Mitigation = (typeof MITIGATIONS)[number];
+export const MitigationSchema = z.enum(MITIGATIONS);
+
+export const MITIGATION_LABELS: Record<Mitigation, string> = {
+  none: "none (vanilla)",
+  rules: "rules in the prompt",
+  tools: "all five tools",
+  codekit: "Code-KIT (selector)",
+  guard: "Code-KIT + sandbox guard",
+};
+
+/** The five tools, read side first (lib/codekit/index.ts implements them under these names). */
+export const CODEKIT_TOOL_NAMES = [
+  "trace_references",
+  "analyze_dependencies",
+  "extract_snippet",
+  "modify_function",
+  "remove_function",
+] as const;
+export type CodekitToolName = (typeof CODEKIT_TOOL_NAMES)[number];
+export const CodekitToolNameSchema = z.enum(CODEKIT_TOOL_NAMES);
+
+/** How the selector chose, and what its call cost. */
+export const SelectorRecordSchema = z.strictObject({
+  /** model: the LLM answered (or its cached answer); fallback: the rule by subtask (no model, or its answer was unusable). */
+  source: z.enum(["model", "fallback"]),
+  promptVersion: z.string().min(1).max(100),
+  provider: z.string().max(100).nullable(),
+  model: z.string().max(200).nullable(),
+  /** Answered from the response cache: no tokens spent for this run. */
+  cached: z.boolean(),
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
+  costUsd: z.number().min(0).nullable(),
+  /** Why the model's answer was not used (the fallback then decided). */
+  error: z.string().max(2000).nullable(),
+  /** The selector's one-line reason. */
+  reason: z.string().max(2000).nullable(),
+});
+export type SelectorRecord = z.infer<typeof SelectorRecordSchema>;
+
+/** What a run was given: the arm, the rules (with versions) and tools offered, and the selector's record. */
+export const MitigationPlanSchema = z.strictObject({
+  arm: MitigationSchema,
+  rules: z.array(z.strictObject({ metric: MetricIdSchema, version: z.number().int().positive() })).max(11),
+  tools: z.array(CodekitToolNameSchema).max(CODEKIT_TOOL_NAMES.length),
+  guard: z.boolean(),
+  selector: SelectorRecordSchema.nullable(),
+});
+export type MitigationPlan = z.infer<typeof MitigationPlanSchema>;
+
+/** The arm of a configuration: `options.mitigation`, `none` when absent. */
+export function mitigationOf(options: Record<string, unknown> | null | undefined): Mitigation {
+  const parsed = MitigationSchema.safeParse(options?.mitigation);
+  return parsed.success ? parsed.data : "none";
+}
+
+/**
+ * The name a tool call of a Code-KIT tool carries in a trajectory, whichever agent made it: a
+ * built-in agent calls `extract_snippet`; Claude Code `mcp__codekit__extract_snippet`; Codex
+ * `codekit.extract_snippet` or `mcp__codekit__extract_snippet`; Gemini CLI `extract_snippet`.
+ */
+export function codekitToolOfCall(tool: string): CodekitToolName | null {
+  const bare = tool.replace(/^mcp__codekit__/, "").replace(/^codekit[.:_]+/, "");
+  return (CODEKIT_TOOL_NAMES as readonly string[]).includes(bare) ? (bare as CodekitToolName) : null;
+}
