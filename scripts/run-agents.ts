@@ -13,6 +13,8 @@ import path from "node:path";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { planRuns, runBatchStore } from "@/db/queries/run-plan";
 import { agentConfigId } from "@/db/queries/run-import";
+import { createDbJudgeCache } from "@/db/queries/judge-cache";
+import { MITIGATIONS } from "@/lib/codekit/mitigation";
 import { agentSpecOf } from "@/lib/agents/agent-file";
 import { AGENT_FRAMEWORKS, PROVIDERS } from "@/lib/agents/agent-spec";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
@@ -41,6 +43,13 @@ export const cli = () =>
     )
     .addOption(choiceOption("--provider <provider>", "the model provider (default: the agent's)", PROVIDERS))
     .addOption(textOption("--model <model>", "the model (default: the provider's default)"))
+    .addOption(
+      choiceOption(
+        "--mitigation <arm>",
+        "the Code-KIT arm: none, rules, tools, codekit (the selector's choice) or guard (codekit + the sandbox enforcing the contract); default: the agent file's, else none",
+        MITIGATIONS,
+      ),
+    )
     .option("--mock", "a local scripted model speaking the provider's protocol (offline; runs marked scripted)")
     .addOption(
       choiceOption("--split <split>", "eval: the evaluation split only; all: every instance", ["eval", "all"]).default(
@@ -75,6 +84,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     model: args.model,
     maxSteps: args.maxSteps,
     wallTime: args.wallTime,
+    mitigation: args.mitigation,
   });
   if (!args.allowUnsandboxed) {
     const reason = await sandboxUnavailableReason(bubblewrapAvailable, io.env);
@@ -83,13 +93,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const env = loadEnv(io.env);
   const db = createDb(databasePathFromEnv(io.env));
   const stopper = createRunStopper(io.stderr);
-  const setup = await prepareAgent(spec, { mock: args.mock === true, env: io.env, cwd: process.cwd() }).catch(
-    (error) => {
-      stopper.dispose();
-      db.$client.close();
-      throw error;
-    },
-  );
+  const setup = await prepareAgent(spec, {
+    mock: args.mock === true,
+    env: io.env,
+    cwd: process.cwd(),
+    selectorCache: createDbJudgeCache(db),
+  }).catch((error) => {
+    stopper.dispose();
+    db.$client.close();
+    throw error;
+  });
   try {
     const { agent } = setup;
     const plan = planRuns(db, {
