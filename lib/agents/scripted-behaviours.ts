@@ -11,6 +11,7 @@ import { seededHash } from "@/lib/benchmark/selection";
 import { toolEffect } from "@/lib/tool-registry";
 import { moduleOfPath } from "@/lib/util/python-module";
 import { moveFunction } from "./scripted-move";
+import type { CodekitToolName } from "@/lib/codekit/mitigation";
 
 /** The tool interfaces a script can drive: the built-in agents, the three agent CLIs, and a bash-only agent. */
 export const TOOL_SETS = ["file-tools", "terminal-editor", "claude-code", "codex", "gemini-cli", "bash"] as const;
@@ -68,6 +69,7 @@ export interface ScriptedTurn {
 }
 
 type Action =
+  | { kind: "codekit"; tool: CodekitToolName; arguments: Record<string, unknown> }
   | { kind: "read"; path: string }
   | { kind: "write"; path: string; content: string }
   | { kind: "replace"; path: string; before: string; after: string; content: string }
@@ -84,6 +86,33 @@ export interface ScriptInput {
   behaviour: Behaviour;
   /** The workspace's absolute path as the agent sees it (Claude Code's file tools take absolute paths). */
   workspaceDir?: string;
+  /** What a mitigation arm gave the agent (absent: nothing). */
+  codekit?: ScriptedCodekit;
+}
+
+/** The Code-KIT tools a request offers (by the name the agent offers each under) and the rules it shows. */
+export interface ScriptedCodekit {
+  tools: Partial<Record<CodekitToolName, string>>;
+  rules: readonly MetricId[];
+}
+
+/**
+ * What a mitigation does to a scripted run, decided by the script (never evidence about a real
+ * model): a rule shown for the injected misbehavior is obeyed on half the instances (seeded); a
+ * tool that does the work prevents the misbehavior it guards against (analyze_dependencies makes
+ * the agent read what it lists; extract_snippet makes a move carry its imports); modify_function
+ * refuses a changed signature or docstring, and the agent then sends the body alone. Misbehaviors
+ * done through the shell (scratch files, installs, branches, spins, other files) are untouched by
+ * tools, as the study found.
+ */
+export function mitigatedBehaviour(input: ScriptInput): Behaviour {
+  const { behaviour, codekit } = input;
+  if (behaviour === "clean" || !codekit) return behaviour;
+  const obeys = seededRandom(seededHash(`rules:${input.instance.id}`))() < 0.5;
+  if (codekit.rules.includes(INJECTED_METRIC[behaviour]) && obeys) return "clean";
+  if (behaviour === "skip_reading" && codekit.tools.analyze_dependencies) return "clean";
+  if (behaviour === "bare_move" && codekit.tools.extract_snippet) return "clean";
+  return behaviour;
 }
 
 /** Half the instances get a clean run, the rest one misbehavior that fits the subtask (seeded). */
@@ -128,8 +157,16 @@ function solution(input: ScriptInput): { actions: Action[]; answer: string } {
         answer: `Here is the function:\n\n\`\`\`python\n${gt.signature}\n${gt.docstring}\n${gt.body}\n\`\`\``,
       };
     case "codegen_file":
-    case "codegen_repository":
-      return { actions: [implement()], answer: `Implemented \`${target}\` in \`${file}\`.` };
+    case "codegen_repository": {
+      const modify: Action | null = input.codekit?.tools.modify_function
+        ? {
+            kind: "codekit",
+            tool: "modify_function",
+            arguments: { path: file, qualname: target, new_body: gt.body ?? "" },
+          }
+        : null;
+      return { actions: [modify ?? implement()], answer: `Implemented \`${target}\` in \`${file}\`.` };
+    }
     case "delete_file":
     case "delete_irrelevant_file":
       return {
@@ -147,10 +184,18 @@ function solution(input: ScriptInput): { actions: Action[]; answer: string } {
         functionText: fn,
         modules: input.pythonFiles ?? files,
       });
+      const snippet: Action[] = input.codekit?.tools.extract_snippet
+        ? [{ kind: "codekit", tool: "extract_snippet", arguments: { path: file, qualname: name } }]
+        : [];
+      const check: Action[] = input.codekit?.tools.trace_references
+        ? [{ kind: "codekit", tool: "trace_references", arguments: { symbol: name, path: destination } }]
+        : [];
       return {
         actions: [
+          ...snippet,
           { kind: "write", path: destination, content: moved.destination },
           { kind: "write", path: file, content: moved.source },
+          ...check,
         ],
         answer: `Moved \`${name}\` to \`${destination}\`; \`${file}\` imports it from there.`,
       };
@@ -216,15 +261,23 @@ function misbehave(input: ScriptInput, actions: Action[]): Action[] {
     }
     case "rename_parameter":
     case "edit_docstring":
-      return actions.map((a) => {
-        if (a.kind !== "replace") return a;
+      return actions.flatMap((a): Action[] => {
+        // Through modify_function the changed definition is refused; the agent then sends the body alone.
+        if (a.kind === "codekit" && a.tool === "modify_function") {
+          const gt = instance.groundTruth;
+          const docstring = gt.docstring ?? "";
+          const changed =
+            input.behaviour === "edit_docstring"
+              ? `${gt.signature}\n${docstring.replace('"""\n', '"""\n    (implemented)\n')}\n${gt.body}`
+              : `${renameFirstParameter(gt.signature ?? "")}\n${docstring}\n${gt.body}`;
+          return [{ ...a, arguments: { ...a.arguments, new_body: changed } }, a];
+        }
+        if (a.kind !== "replace") return [a];
         const after =
           input.behaviour === "edit_docstring"
             ? a.after.replace('"""\n', '"""\n    (implemented)\n')
-            : a.after.replace(/\(\s*(self,\s*)?(\w+)/, (m, self: string | undefined, param: string) =>
-                m.replace(param, `${param}_value`),
-              );
-        return { ...a, after, content: a.content.replace(a.after, after) };
+            : renameFirstParameter(a.after);
+        return [{ ...a, after, content: a.content.replace(a.after, after) }];
       });
     case "delete_extra_file": {
       const extra = c.mustRead.find((p) => !c.expectedDelete.includes(p)) ?? "README.md";
@@ -243,6 +296,12 @@ function misbehave(input: ScriptInput, actions: Action[]): Action[] {
       });
   }
 }
+
+/** The first parameter (after self) renamed: a signature change. */
+const renameFirstParameter = (text: string) =>
+  text.replace(/\(\s*(self,\s*)?(\w+)/, (m, _self: string | undefined, param: string) =>
+    m.replace(param, `${param}_value`),
+  );
 
 type Call = { name: string; arguments: Record<string, unknown> };
 
@@ -276,7 +335,7 @@ function callOf(
 const heredoc = (path: string, content: string) => `cat > ${path} <<'SCRIPTED_EOF'\n${content}SCRIPTED_EOF`;
 
 /** Every action as a shell command, for agents whose only tool is a shell. */
-function shellCommand(action: Action): string {
+function shellCommand(action: Exclude<Action, { kind: "codekit" }>): string {
   switch (action.kind) {
     case "read":
       return `cat ${action.path}`;
@@ -290,7 +349,7 @@ function shellCommand(action: Action): string {
   }
 }
 
-function fileToolsCall(action: Action): Call {
+function fileToolsCall(action: Exclude<Action, { kind: "codekit" }>): Call {
   switch (action.kind) {
     case "read":
       return callOf("file-tools", "read_file", { path: action.path });
@@ -307,7 +366,7 @@ function fileToolsCall(action: Action): Call {
   }
 }
 
-function terminalEditorCall(action: Action): Call {
+function terminalEditorCall(action: Exclude<Action, { kind: "codekit" }>): Call {
   switch (action.kind) {
     case "read":
       return callOf("terminal-editor", "str_replace_editor", { path: action.path }, {}, { command: "view" });
@@ -325,6 +384,9 @@ function terminalEditorCall(action: Action): Call {
 }
 
 function toolCall(input: ScriptInput, action: Action): Call {
+  // A Code-KIT tool is called by the name the agent offers it under (`mcp__codekit__...` for a CLI).
+  if (action.kind === "codekit")
+    return { name: input.codekit?.tools[action.tool] ?? action.tool, arguments: action.arguments };
   switch (input.toolSet) {
     case "file-tools":
       return fileToolsCall(action);
@@ -355,12 +417,31 @@ function toolCall(input: ScriptInput, action: Action): Call {
   }
 }
 
+/** With analyze_dependencies offered, the agent asks first what the target file depends on. */
+function dependencyCheck(input: ScriptInput): Action[] {
+  const gt = input.instance.groundTruth;
+  const file = gt.originalFile ?? input.instance.contract.expectedDelete[0];
+  if (!input.codekit?.tools.analyze_dependencies || !file?.endsWith(".py")) return [];
+  const qualname =
+    input.instance.subtask === "delete_file" || input.instance.subtask === "delete_irrelevant_file"
+      ? undefined
+      : gt.targetQualifiedName;
+  return [
+    {
+      kind: "codekit",
+      tool: "analyze_dependencies",
+      arguments: { path: file, ...(qualname ? { function: qualname } : {}) },
+    },
+  ];
+}
+
 /** The whole scripted conversation for one instance: one tool call per turn, then the answer. */
-export function scriptedTurns(input: ScriptInput): ScriptedTurn[] {
+export function scriptedTurns(given: ScriptInput): ScriptedTurn[] {
+  const input = { ...given, behaviour: mitigatedBehaviour(given) };
   const { actions, answer } = solution(input);
   const reads: Action[] =
     input.behaviour === "skip_reading" ? [] : input.instance.contract.mustRead.map((path) => ({ kind: "read", path }));
-  const plan = [...reads, ...misbehave(input, actions)];
+  const plan = [...dependencyCheck(input), ...reads, ...misbehave(input, actions)];
   return [
     ...plan.map((action, i) => ({
       text: i === 0 ? "I'll start by looking at the relevant files." : "",

@@ -14,10 +14,15 @@ import {
   TOOL_SETS,
   toolSetOf,
   type Behaviour,
+  type ScriptedCodekit,
   type ScriptedTurn,
+  type ScriptInput,
   type ToolSet,
 } from "@/lib/agents/scripted-behaviours";
 import type { Instance } from "@/lib/benchmark/schema";
+import { guidelinesFor } from "@/lib/codekit/guidelines";
+import { codekitToolOfCall } from "@/lib/codekit/mitigation";
+import { scriptedSelectorAnswer, SELECTOR_MARKER } from "@/lib/codekit/selector";
 import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 
 export interface ScriptedModel {
@@ -39,14 +44,31 @@ export const scriptToolSetOf = (framework: BuiltinFramework | ExternalFramework)
  * The CLIs wrap the prompt in context of their own, so the prompt is looked for inside the text;
  * the longest match wins when one prompt contains another.
  */
-function scriptFor(byPrompt: Map<string, ScriptedTurn[]>, conversation: MockConversation) {
+function scriptFor(byPrompt: Map<string, ScriptInput>, conversation: MockConversation) {
   const texts = conversation.messages.filter((m) => m.role === "user").map((m) => m.text);
-  let best: { prompt: string; turns: ScriptedTurn[] } | undefined;
-  for (const [prompt, turns] of byPrompt) {
+  let best: { prompt: string; input: ScriptInput } | undefined;
+  for (const [prompt, input] of byPrompt) {
     if (texts.some((t) => t.includes(prompt)) && (!best || prompt.length > best.prompt.length))
-      best = { prompt, turns };
+      best = { prompt, input };
   }
-  return best?.turns;
+  return best;
+}
+
+/**
+ * The Code-KIT tools a request offers (under whatever name the agent gives them) and the rules its
+ * instructions show (the CLIs put their instruction files in the system prompt or a user message).
+ */
+function codekitOffered(conversation: MockConversation): ScriptedCodekit | undefined {
+  const tools: ScriptedCodekit["tools"] = {};
+  for (const name of conversation.tools) {
+    const tool = codekitToolOfCall(name);
+    if (tool) tools[tool] = name;
+  }
+  const text = [conversation.system, ...conversation.messages.filter((m) => m.role === "user").map((m) => m.text)].join(
+    "\n",
+  );
+  const rules = (guidelinesFor() ?? []).filter((g) => text.includes(g.rule)).map((g) => g.metric);
+  return Object.keys(tools).length > 0 || rules.length > 0 ? { tools, rules } : undefined;
 }
 
 /** The workspace's Python files as text (a scripted move reads their imports). */
@@ -59,14 +81,28 @@ function pythonTexts(files: WorkspaceFiles): Map<string, string> {
 
 export async function startScriptedModel(toolSet: ToolSet): Promise<ScriptedModel> {
   await loadScriptedMoveParser();
-  const byPrompt = new Map<string, ScriptedTurn[]>();
+  const byPrompt = new Map<string, ScriptInput>();
+  // One script per task and mitigation: the turns depend on the tools and rules the request shows.
+  const turnsCache = new Map<string, ScriptedTurn[]>();
   const server = await startMockModelServer({
     script: (conversation: MockConversation) => {
+      // The Code-KIT selector's request (a mitigation arm): the deterministic choice by subtask.
+      if (conversation.system.includes(SELECTOR_MARKER)) {
+        const user = conversation.messages.find((m) => m.role === "user")?.text ?? "";
+        return { text: scriptedSelectorAnswer(user) };
+      }
       const offered = toolSetOf(conversation.tools);
       // Side requests without tools (titles, classifiers) get a plain answer.
       if (offered === null) return { text: "ok" };
-      const turns = offered === toolSet ? scriptFor(byPrompt, conversation) : undefined;
-      if (!turns) return { error: { status: 400, message: `no script for this task (tool set ${offered})` } };
+      const found = offered === toolSet ? scriptFor(byPrompt, conversation) : undefined;
+      if (!found) return { error: { status: 400, message: `no script for this task (tool set ${offered})` } };
+      const codekit = codekitOffered(conversation);
+      const key = `${found.prompt}\u0000${JSON.stringify(codekit ?? null)}`;
+      let turns = turnsCache.get(key);
+      if (!turns) {
+        turns = scriptedTurns({ ...found.input, ...(codekit ? { codekit } : {}) });
+        turnsCache.set(key, turns);
+      }
       return scriptFromTurns(turns)(conversation);
     },
   });
@@ -81,10 +117,9 @@ export async function startScriptedModel(toolSet: ToolSet): Promise<ScriptedMode
       }
       const moves = instance.subtask === "add_new_file" || instance.subtask === "add_existing_file";
       const pythonFiles = moves ? pythonTexts(files) : undefined;
-      byPrompt.set(
-        instance.prompt,
-        scriptedTurns({ instance, files: texts, pythonFiles, toolSet, behaviour, workspaceDir }),
-      );
+      byPrompt.set(instance.prompt, { instance, files: texts, pythonFiles, toolSet, behaviour, workspaceDir });
+      // A new registration of a prompt (another run of the instance) drops its cached scripts.
+      for (const key of turnsCache.keys()) if (key.startsWith(`${instance.prompt}\u0000`)) turnsCache.delete(key);
     },
     close: () => server.close(),
   };

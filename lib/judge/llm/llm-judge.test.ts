@@ -7,7 +7,7 @@ import { PROVIDER_IDS } from "@/lib/llm/chat";
 import { mockBaseUrl } from "@/lib/llm/endpoints";
 import { createChatProvider, createGeminiChatProvider } from "@/lib/llm/providers";
 import { judgeScript, seenRequest, type JudgeResponder } from "./mock-judge.fixture";
-import { createMemoryJudgeCache } from "./cache.fixture";
+import { createMemoryResponseCache } from "@/lib/llm/response-cache.fixture";
 import { createLlmJudge, type LlmJudgeOptions } from "./llm-judge";
 import { PROMPT_VERSION } from "./prompts";
 import { LLM_JUDGED_METRICS } from "./schema";
@@ -116,7 +116,7 @@ describe("createLlmJudge", () => {
   });
 
   it("answers an identical request from the cache without an HTTP request", async () => {
-    const cache = createMemoryJudgeCache();
+    const cache = createMemoryResponseCache();
     const { server, judge } = await setup(() => answer("not_violated", ["s1"]), { cache });
     const [first] = await judge.judgeRun(input, ["file_read"]);
     expect(server.requests).toHaveLength(1);
@@ -136,7 +136,7 @@ describe("createLlmJudge", () => {
   });
 
   it("shares the cache across judges and keys it by model", async () => {
-    const cache = createMemoryJudgeCache();
+    const cache = createMemoryResponseCache();
     const { server, judge } = await setup(() => answer("not_violated"), { cache });
     await judge.judgeRun(input, ["file_read"]);
     const provider = createGeminiChatProvider({ apiKey: "k", baseUrl: server.url });
@@ -148,7 +148,7 @@ describe("createLlmJudge", () => {
   });
 
   it("does not cache invalid answers", async () => {
-    const cache = createMemoryJudgeCache();
+    const cache = createMemoryResponseCache();
     const { server, judge } = await setup(() => "not json", { cache });
     await judge.judgeRun(input, ["file_read"]);
     await judge.judgeRun(input, ["file_read"]);

@@ -1,7 +1,7 @@
 import type { CachedResponse, ResponseCache } from "@/lib/llm/response-cache";
 
-/** A judge cache in a Map, for tests; the studio's cache is the database (db/queries/judge-cache.ts). */
-export function createMemoryJudgeCache(): ResponseCache & { readonly size: number } {
+/** A response cache in a Map, for tests; the studio's cache is the database (db/queries/judge-cache.ts). */
+export function createMemoryResponseCache(): ResponseCache & { readonly size: number } {
   const entries = new Map<string, CachedResponse>();
   return {
     get: async (key) => entries.get(key) ?? null,
