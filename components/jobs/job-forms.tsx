@@ -1,4 +1,5 @@
 "use client";
+import { MITIGATION_LABELS, MITIGATIONS } from "@/lib/codekit/mitigation";
 import { useActionState, useState } from "react";
 import { AGENT_FILE_CHOICE } from "@/lib/jobs/agent-choice";
 import type { ActionResult } from "@/lib/errors/action-result";
@@ -66,6 +67,17 @@ export function JobForms({
             <option>gemini</option>
             <option>openai</option>
             <option>anthropic</option>
+          </select>
+        </label>
+        <label>
+          Mitigation
+          <select name="mitigation" defaultValue="" data-testid="mitigation-select">
+            <option value="">the agent&apos;s own (none)</option>
+            {MITIGATIONS.map((arm) => (
+              <option key={arm} value={arm}>
+                {MITIGATION_LABELS[arm]}
+              </option>
+            ))}
           </select>
         </label>
         <FilterSelect label="Subtask" name="subtask" options={subtasks.map((s) => ({ value: s.id, label: s.label }))} />

@@ -27,6 +27,7 @@ export function jobParamsFromForm(form: FormData): FormParse {
           benchmark: optional(form, "benchmark"),
           agent: agent === AGENT_FILE_CHOICE ? optional(form, "agentFile") : agent,
           provider: optional(form, "provider"),
+          mitigation: optional(form, "mitigation"),
           mock: checkbox(form, "mock"),
           split: optional(form, "split"),
           subtask: optional(form, "subtask"),

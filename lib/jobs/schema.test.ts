@@ -32,6 +32,23 @@ describe("jobs", () => {
       "openai",
       "--mock",
     ]);
+    const arm = JobParamsSchema.parse({
+      kind: "run-agents",
+      benchmark: "sample",
+      agent: "file-tools",
+      mitigation: "codekit",
+    });
+    expect(commandOf(arm).argv).toEqual([
+      "--benchmark",
+      "sample",
+      "--agent",
+      "file-tools",
+      "--split",
+      "eval",
+      "--mitigation",
+      "codekit",
+      "--mock",
+    ]);
     expect(commandOf(JobParamsSchema.parse({ kind: "evaluate", judge: "gemini", mock: true }))).toEqual({
       script: "scripts/evaluate.ts",
       argv: ["--judge", "gemini", "--mock"],
@@ -44,6 +61,10 @@ describe("jobs", () => {
     );
     expect(JobParamsSchema.safeParse({ kind: "run-agents", benchmark: "sample", agent: "robot" }).success).toBe(false);
     expect(JobParamsSchema.safeParse({ kind: "shell", command: "rm -rf /" }).success).toBe(false);
+    expect(
+      JobParamsSchema.safeParse({ kind: "run-agents", benchmark: "sample", agent: "file-tools", mitigation: "all" })
+        .success,
+    ).toBe(false);
   });
 
   it("take the agent CLIs and agent files inside the project, each CLI with its own protocol only", () => {

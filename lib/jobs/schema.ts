@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { isExternal, PROVIDERS } from "@/lib/agents/agent-spec";
 import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
+import { MitigationSchema } from "@/lib/codekit/mitigation";
 import { AGENT_CLI_NAMES, externalAdapter } from "@/lib/agents/external";
 import { BenchmarkIdSchema } from "@/lib/benchmark/schema";
 import { SubtaskIdSchema } from "@/lib/benchmark/subtasks";
@@ -36,6 +37,8 @@ export const RunAgentsJobSchema = z
     agent: JobAgentSchema,
     /** Absent: the agent's own (gemini for the built-in agents, the CLI's protocol, the agent file's). */
     provider: z.enum(PROVIDERS).optional(),
+    /** The Code-KIT arm (lib/codekit/mitigation.ts); absent: the agent's own (none for a named agent). */
+    mitigation: MitigationSchema.optional(),
     mock: z.boolean().default(true),
     split: z.enum(["eval", "all"]).default("eval"),
     subtask: SubtaskIdSchema.optional(),
@@ -75,6 +78,7 @@ export function commandOf(params: JobParams): { script: string; argv: string[] }
   if (params.kind === "run-agents") {
     const argv = ["--benchmark", params.benchmark, "--agent", params.agent, "--split", params.split];
     if (params.provider) argv.push("--provider", params.provider);
+    if (params.mitigation) argv.push("--mitigation", params.mitigation);
     if (params.mock) argv.push("--mock");
     if (params.subtask) argv.push("--subtask", params.subtask);
     if (params.perSubtask) argv.push("--per-subtask", String(params.perSubtask));
