@@ -7,6 +7,8 @@
  * Kept apart from lib/benchmark so every layer that writes for an agent can import it.
  */
 import path from "node:path";
+import { AppError } from "@/lib/errors/app-error";
+import type { WorkspaceRoot } from "./paths";
 
 /** The contract's write side: workspace-relative POSIX paths. */
 export interface GuardRules {
@@ -42,7 +44,31 @@ export function guardRefusal(rules: GuardRules, rel: string, action: GuardAction
   }
 }
 
-/** The workspace-relative POSIX path of `abs` (a real path under `rootReal`). */
-export function guardPathOf(rootReal: string, abs: string): string {
-  return path.relative(rootReal, abs).split(path.sep).join("/");
+/**
+ * The note a command's output gets under the guard when it failed the way the guard's mounts make
+ * writes fail (EROFS, EBUSY), so the agent learns why and what it can still do; null otherwise.
+ */
+export function guardShellNote(output: string): string | null {
+  if (!/Read-only file system|Device or resource busy/.test(output)) return null;
+  return (
+    "[The sandbox guard refuses changes outside this task's boundary: only the files the task may change can be " +
+    "written, and only in place (a rename over them, as `sed -i` does, fails); only the files it is expected to " +
+    "delete can be deleted; new files only where it is expected to create them.]"
+  );
+}
+
+/**
+ * Throws the guard's refusal (FORBIDDEN) unless `rules` (none: no guard) allow `action` on the
+ * file at `abs`, a resolved path in the workspace: judged by its real path, so a link to another
+ * file is judged as that file.
+ */
+export function assertGuardAllows(
+  rules: GuardRules | null | undefined,
+  root: WorkspaceRoot,
+  abs: string,
+  action: GuardAction,
+): void {
+  if (!rules) return;
+  const refusal = guardRefusal(rules, path.relative(root.real, abs).split(path.sep).join("/"), action);
+  if (refusal) throw new AppError("FORBIDDEN", refusal);
 }
