@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bubblewrapAvailable, createSandbox, type ProcessSandbox } from "./sandbox";
-import { guardBreaches, planGuard } from "./guard-mounts";
+import { guardBreaches, MAX_BOUND_ENTRIES, planGuard } from "./guard-mounts";
 
 const LIMITS = { timeoutMs: 5_000, maxOutputBytes: 100_000 };
 const bwrap = await bubblewrapAvailable();
@@ -65,6 +65,19 @@ describe("planGuard", () => {
     const plan = await planGuard(dir, RULES);
     expect(plan.mounts.some((m) => m.target.endsWith("etc-link"))).toBe(false);
     expect(plan.gaps).toContain("pkg/etc-link: a symlink in a writable folder; it can be removed or replaced");
+  });
+
+  it("leaves a folder with too many entries to bind back read-only, bound back in its writable parent", async () => {
+    const dir = await workspace("plan-large");
+    for (let i = 0; i <= MAX_BOUND_ENTRIES; i++) await fs.writeFile(path.join(dir, "pkg", "sub", `m${i}.py`), "");
+    const plan = await planGuard(dir, {
+      mayChange: [],
+      expectedCreate: ["pkg/new.py", "pkg/sub/new.py"],
+      expectedDelete: [],
+    });
+    expect(plan.writableFolders).toEqual(["pkg"]);
+    expect(plan.mounts.find((m) => m.target === path.join(dir, "pkg/sub"))?.args[0]).toBe("--ro-bind");
+    expect(plan.gaps[0]).toMatch(/^pkg\/sub\/: 258 entries, too many to bind back; left read-only/);
   });
 
   it("makes the nearest existing folder writable for a creation in a folder yet to be made", async () => {

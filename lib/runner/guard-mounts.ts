@@ -11,6 +11,7 @@
  * nothing the agent makes later (a symlink, a folder) ever becomes a mount source.
  * What it cannot stop is listed in `GuardPlan.gaps` and in docs/codekit.md.
  */
+import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
@@ -19,6 +20,15 @@ import { diffManifests } from "@/lib/bundle/parse";
 import { manifestOf } from "@/lib/bundle/write";
 import type { Mount } from "@/lib/util/sandbox-view";
 import type { GuardRules } from "@/lib/workspace/guard";
+
+/**
+ * Entries a writable folder may have for its entries to be bound back. Each bind costs more the
+ * more mounts there are (bubblewrap 0.8 reads the mount table for every one): per command, with
+ * the ~30 mounts of the view, 10 binds cost nothing measurable, 211 (a folder of the Python
+ * standard library) 270 ms, 500 1.2 s, 1,500 10 s. A folder with more entries stays read-only:
+ * the guard fails closed. So the argument list stays under ~100 kB (ARG_MAX is 2 MB): no --args.
+ */
+export const MAX_BOUND_ENTRIES = 256;
 
 export interface GuardPlan {
   /** bwrap mounts, the read-only workspace first. */
@@ -55,20 +65,30 @@ export async function planGuard(root: string, rules: GuardRules): Promise<GuardP
     args: [writable ? "--bind" : "--ro-bind", abs(rel), abs(rel)],
   });
   const gaps: string[] = [];
-  const folders = new Set<string>();
+  const shown = (folder: string) => (folder === "." ? "the workspace root" : folder);
+  const candidates = new Set<string>();
   for (const rel of [...rules.expectedCreate, ...rules.expectedDelete]) {
     const folder = await nearestFolder(root, rel);
     if (folder === null) gaps.push(`${rel}: a path component is not a folder; the change is refused`);
-    else folders.add(folder);
+    else candidates.add(folder);
   }
-  const writableFolders = [...folders].sort();
+  // Decided before any is bound: a folder left read-only is bound back in its writable parent.
+  const folders = new Map<string, Dirent[]>();
+  for (const folder of [...candidates].sort()) {
+    const entries = await fs.readdir(abs(folder), { withFileTypes: true });
+    if (entries.length <= MAX_BOUND_ENTRIES) folders.set(folder, entries);
+    else
+      gaps.push(
+        `${shown(folder)}/: ${entries.length} entries, too many to bind back; left read-only, so its expected ` +
+          "creation or deletion is possible only with the runner's own editor tools",
+      );
+  }
   const mayChange = new Set(rules.mayChange);
   const bound = new Set<string>();
   const mounts: Mount[] = [bind(".", false)];
 
-  for (const folder of writableFolders) {
+  for (const [folder, entries] of folders) {
     mounts.push(bind(folder, true));
-    const entries = await fs.readdir(abs(folder), { withFileTypes: true });
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const rel = folder === "." ? entry.name : `${folder}/${entry.name}`;
       if (folders.has(rel)) continue;
@@ -85,9 +105,7 @@ export async function planGuard(root: string, rules: GuardRules): Promise<GuardP
       mounts.push(bind(rel, writable));
       bound.add(rel);
     }
-    gaps.push(
-      `${folder === "." ? "the workspace root" : folder}/: new files other than the expected ones can be created here`,
-    );
+    gaps.push(`${shown(folder)}/: new files other than the expected ones can be created here`);
   }
 
   for (const rel of [...mayChange].sort()) {
@@ -96,7 +114,7 @@ export async function planGuard(root: string, rules: GuardRules): Promise<GuardP
     if (stat?.isFile()) mounts.push(bind(rel, true));
     else if (stat?.isSymbolicLink()) gaps.push(`${rel}: a may-change symlink; writes through it are refused`);
   }
-  return { mounts, writableFolders, gaps };
+  return { mounts, writableFolders: [...folders.keys()], gaps };
 }
 
 /**
