@@ -35,10 +35,11 @@ async function toolSetFor(framework: BuiltinFramework, context: ToolContext): Pr
 
 /**
  * A Code-KIT tool call, run in this process on the workspace (lib/codekit reads it without
- * following links and bounds every read); its file action as the tool registry describes it.
+ * following links and bounds every read), held to the sandbox's guard when it has one; its file
+ * action as the tool registry describes it.
  */
-async function executeCodekit(workspaceDir: string, call: ToolCall) {
-  const result = await runCodekitTool(workspaceDir, call.name, call.arguments);
+async function executeCodekit(context: ToolContext, call: ToolCall) {
+  const result = await runCodekitTool(context.workspaceDir, call.name, call.arguments, context.sandbox.guard ?? null);
   const action = fileActionOf(toolEffect("codekit", call.name)?.effect ?? "other");
   const path = call.arguments.path;
   return {
@@ -61,7 +62,7 @@ export async function builtinToolbox(
   return {
     specs: [...tools.specs, ...codekitToolSpecs(codekit)],
     async execute(call: ToolCall) {
-      if (isCodekitTool(call.name) && codekit.includes(call.name)) return executeCodekit(context.workspaceDir, call);
+      if (isCodekitTool(call.name) && codekit.includes(call.name)) return executeCodekit(context, call);
       const result = await tools.execute(call.name, call.arguments);
       return {
         output: result.output,

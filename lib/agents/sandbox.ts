@@ -4,6 +4,8 @@
  * The agents' tools and loop state what they need here; lib/runner/sandbox.ts implements it, so
  * the runner depends on the agents and not the other way round.
  */
+import type { GuardRules } from "@/lib/workspace/guard";
+
 export interface CommandLimits {
   timeoutMs: number;
   /** Output beyond this many bytes (stdout+stderr) is cut and the process killed. */
@@ -66,10 +68,20 @@ export interface SandboxOptions {
   /** Extra writable folders, each mounted at `target` (bubblewrap only; e.g. the model gateway's socket folder). */
   binds?: { source: string; target: string }[];
   env?: Record<string, string>;
+  /**
+   * The sandbox guard (the `guard` arm): commands may write, create and delete in the workspace
+   * only as these rules allow (bubblewrap mounts; refused without bubblewrap).
+   */
+  guard?: GuardRules;
 }
 
 export interface Sandbox {
   readonly isolated: boolean;
+  /**
+   * The guard's rules when the sandbox enforces them: tools that write from the runner's own
+   * process (not through a command) must ask `guardRefusal` first.
+   */
+  readonly guard?: GuardRules | null;
   /** `env` adds variables for this command only. */
   run(command: string, limits: CommandLimits, env?: Record<string, string>): Promise<CommandResult>;
   /** Kills every process the sandbox started that is still alive; returns how many were left. */

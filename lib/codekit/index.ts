@@ -8,6 +8,7 @@ import { isAppError } from "@/lib/errors/app-error";
 import { allIssues } from "@/lib/errors/zod-issues";
 import type { ToolSpec } from "@/lib/llm/chat";
 import { messageOf } from "@/lib/workspace/paths";
+import type { GuardRules } from "@/lib/workspace/guard";
 import {
   AnalyzeDependenciesArgsSchema,
   ExtractSnippetArgsSchema,
@@ -53,8 +54,16 @@ export function codekitToolSpecs(names: readonly CodekitToolName[]): ToolSpec[] 
   return CODEKIT_TOOLS.filter((spec) => (names as readonly string[]).includes(spec.name));
 }
 
-/** Runs one tool call on the workspace at `root`. */
-export async function runCodekitTool(root: string, name: string, args: unknown): Promise<CodekitResult> {
+/**
+ * Runs one tool call on the workspace at `root`. With `guard` (the `guard` arm's rules, as the
+ * run's sandbox holds them) the write tools refuse files the task may not change.
+ */
+export async function runCodekitTool(
+  root: string,
+  name: string,
+  args: unknown,
+  guard: GuardRules | null = null,
+): Promise<CodekitResult> {
   const found = TOOLS.find((t) => t.spec.name === name);
   if (!found)
     return { text: `Unknown tool ${name}; the Code-KIT tools are ${CODEKIT_TOOL_NAMES.join(", ")}.`, isError: true };
@@ -63,7 +72,7 @@ export async function runCodekitTool(root: string, name: string, args: unknown):
     return { text: `Invalid arguments for ${name}: ${allIssues(parsed.error, "arguments")}`, isError: true };
   let workspace: Workspace | null = null;
   try {
-    workspace = await openWorkspace(root);
+    workspace = await openWorkspace(root, guard);
     return { text: await found.run(workspace, parsed.data), isError: false };
   } catch (error) {
     if (isAppError(error) || (error as NodeJS.ErrnoException).code !== undefined)

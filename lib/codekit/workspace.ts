@@ -12,6 +12,7 @@ import { formatTargetName, parseTargetName } from "@/lib/analysis/target-name";
 import { closeQuietly, describeKind, readOpened } from "@/lib/util/untrusted-files";
 import { walkUntrusted } from "@/lib/util/untrusted-walk";
 import { readResolved, resolveWorkspacePath, textOf, workspaceRootOf, type WorkspaceRoot } from "@/lib/workspace/paths";
+import type { GuardRules } from "@/lib/workspace/guard";
 
 /** A Python file larger than this is left out (generated tables, vendored bundles). */
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
@@ -22,6 +23,8 @@ const SKIPPED_FOLDERS = new Set([".git", "__pycache__", "node_modules", ".venv",
 
 export interface Workspace {
   root: WorkspaceRoot;
+  /** The sandbox guard's rules (the `guard` arm): the write tools refuse what they do not allow. */
+  guard: GuardRules | null;
   index: ModuleIndex;
   sources: ReadonlyMap<string, string>;
   parse(file: string): Promise<Tree>;
@@ -30,7 +33,7 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
-export async function openWorkspace(rootDir: string): Promise<Workspace> {
+export async function openWorkspace(rootDir: string, guard: GuardRules | null = null): Promise<Workspace> {
   const root = await workspaceRootOf(rootDir).catch(() => {
     throw new AppError("NOT_FOUND", `The workspace ${rootDir} does not exist.`);
   });
@@ -62,6 +65,7 @@ export async function openWorkspace(rootDir: string): Promise<Workspace> {
   };
   return {
     root,
+    guard,
     index: { files, roots },
     sources,
     parse,

@@ -16,6 +16,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { captureEnvironment } from "./environment";
 import { createNotes, RUNNER_NOTES_FILE, type RunnerNote } from "./run-notes";
 import { createSandbox, type ProcessSandbox, type SandboxOptions } from "./sandbox";
+import { guardBreaches } from "./guard-mounts";
 import { scanWorkspace } from "./workspace";
 
 /** The manifest's error holds at most this many characters (lib/bundle/schema.ts). */
@@ -147,6 +148,8 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
     allowNetwork: false,
     hide: options.hide,
     ...options.sandbox,
+    // The guard arm: the boundary contract enforced by the sandbox (guard-mounts.ts).
+    ...(options.mitigation?.guard ? { guard: instance.contract } : {}),
   });
   if (!sandbox.isolated && options.requireIsolation !== false) {
     throw new AppError(
@@ -206,9 +209,16 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
   for (const n of outcome.notes ?? []) notes.add("native")(n.path, n.reason);
   const notesFile = notes.file();
   if (notesFile) native.set(RUNNER_NOTES_FILE, notesFile);
+  const guard = sandbox.guardPlan && {
+    writableFolders: sandbox.guardPlan.writableFolders,
+    gaps: sandbox.guardPlan.gaps,
+    breaches: guardBreaches(instance.contract, before, after),
+  };
   native.set(
     "sandbox.json",
-    Buffer.from(`${JSON.stringify({ isolated: sandbox.isolated, description: sandbox.description }, null, 1)}\n`),
+    Buffer.from(
+      `${JSON.stringify({ isolated: sandbox.isolated, description: sandbox.description, ...(guard ? { guard } : {}) }, null, 1)}\n`,
+    ),
   );
   return { manifest, steps: outcome.steps, before, after, environmentBefore, environmentAfter, instance, native };
 }

@@ -14,7 +14,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/lib/errors/app-error";
 import { runCommand } from "./run-command";
-import { hostView, viewArgs, type HostView } from "@/lib/util/sandbox-view";
+import { hostView, viewArgs, type HostView, type Mount } from "@/lib/util/sandbox-view";
+import { planGuard, type GuardPlan } from "./guard-mounts";
 import type { CommandLimits, CommandResult, Sandbox, SandboxOptions } from "@/lib/agents/sandbox";
 
 export type { CommandLimits, CommandResult, ResourceLimit, Sandbox, SandboxOptions } from "@/lib/agents/sandbox";
@@ -29,6 +30,8 @@ export interface ProcessSandbox extends Sandbox {
   readonly tmpDir: string;
   /** Host process groups of commands started and not yet known to be gone (for environment snapshots). */
   processGroups(): number[];
+  /** The guard's mounts, writable folders and gaps when `SandboxOptions.guard` was given. */
+  readonly guardPlan: GuardPlan | null;
 }
 
 /**
@@ -147,10 +150,19 @@ async function sandboxFolders(options: SandboxOptions): Promise<SandboxFolders> 
 }
 
 /** What a sandbox holds a command to, in one line for the run notes. */
-function describeSandbox(useBwrap: boolean, options: SandboxOptions, folders: SandboxFolders): string {
+function describeSandbox(
+  useBwrap: boolean,
+  options: SandboxOptions,
+  folders: SandboxFolders,
+  guard: GuardPlan | null,
+): string {
+  const workspace = guard
+    ? `${folders.workspaceDir} guarded (read-only except its may-change files, ` +
+      `${guard.writableFolders.length} folder(s) writable for expected creations or deletions)`
+    : `writable ${folders.workspaceDir}`;
   return useBwrap
-    ? `bubblewrap: only system folders, selected /etc files and the interpreters shown read-only, writable ${folders.workspaceDir} ` +
-        `and ${folders.runDir}/{home,tmp}, bounded private /tmp and /dev/shm, own PID namespace, ` +
+    ? `bubblewrap: only system folders, selected /etc files and the interpreters shown read-only, ${workspace} ` +
+        `and writable ${folders.runDir}/{home,tmp}, bounded private /tmp and /dev/shm, own PID namespace, ` +
         (options.allowNetwork ? "network shared with the host" : "no network")
     : `no bubblewrap (${options.useBubblewrap === false ? "disabled" : "not available"}): a process group with ` +
         "HOME and TMPDIR in the run folder only; commands can read and write anywhere the user can and reach the network";
@@ -167,6 +179,7 @@ function commandArgv(
   folders: SandboxFolders,
   script: string,
   tmpfsBytes: number,
+  guard: Mount[] | undefined,
 ): string[] {
   if (!view) return ["bash", "-lc", script];
   const { workspaceDir, homeDir, tmpDir } = folders;
@@ -180,6 +193,7 @@ function commandArgv(
       hide: options.hide,
       readOnlyBinds: options.readOnlyBinds,
       binds: options.binds,
+      guard,
     }),
     ...(options.allowNetwork ? [] : ["--unshare-net"]),
     ...BWRAP_FLAGS,
@@ -204,6 +218,10 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
   const { workspaceDir, homeDir, tmpDir } = folders;
   const useBwrap = options.useBubblewrap !== false && (await bubblewrapAvailable());
   const view = useBwrap ? await hostView() : null;
+  if (options.guard && !view)
+    throw new AppError("UNAVAILABLE", "the sandbox guard needs bubblewrap, which is not available or disabled here");
+  // Planned once, before the agent acts, from the workspace as materialized (guard-mounts.ts).
+  const guardPlan = options.guard ? await planGuard(workspaceDir, options.guard) : null;
   const env = sandboxEnv(homeDir, tmpDir, options.env);
   if (view) env.PATH = view.path;
   const groups = new Set<number>();
@@ -212,7 +230,7 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
     const script = [...ulimitLines(limits, useBwrap), command].join("\n");
     const tmpfsBytes = Math.ceil((limits.tmpfsBytes ?? DEFAULT_TMPFS_BYTES) / PAGE) * PAGE;
     return runCommand({
-      argv: commandArgv(view, options, folders, script, tmpfsBytes),
+      argv: commandArgv(view, options, folders, script, tmpfsBytes, guardPlan?.mounts),
       bubblewrap: view !== null,
       cwd: workspaceDir,
       env: extraEnv ? { ...env, ...extraEnv } : env,
@@ -227,7 +245,9 @@ export async function createSandbox(options: SandboxOptions): Promise<ProcessSan
   return {
     isolated: useBwrap,
     mode: useBwrap ? "bubblewrap" : "process-group",
-    description: describeSandbox(useBwrap, options, folders),
+    description: describeSandbox(useBwrap, options, folders, guardPlan),
+    guard: options.guard ?? null,
+    guardPlan,
     ...folders,
     run,
     killAll: () => killGroups(groups),

@@ -139,6 +139,8 @@ export interface ViewOptions {
   hide?: string[];
   readOnlyBinds?: string[];
   binds?: { source: string; target: string }[];
+  /** Mounts over the workspace, applied after it (the sandbox guard: lib/runner/guard-mounts.ts). */
+  guard?: Mount[];
 }
 
 const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${root}/`);
@@ -167,6 +169,7 @@ export function viewArgs(view: HostView, options: ViewOptions): string[] {
     ...readOnly.map((dir) => ({ target: dir, args: ["--ro-bind", dir, dir] })),
     ...writable.map((dir) => ({ target: dir, args: ["--bind", dir, dir] })),
     ...extra.map((b) => ({ target: b.target, args: ["--bind", b.source, b.target] })),
+    ...(options.guard ?? []),
   ];
   // Parents before what lies inside them (a workspace under /tmp after the /tmp tmpfs, a cover
   // inside the workspace after the workspace); the sort is stable, so equal depths keep this order.

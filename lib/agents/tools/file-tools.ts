@@ -1,7 +1,8 @@
 /**
  * The file tool set of the smolagents harness used in the published study: read, write and delete
  * one file, list a folder, and run Python code in the workspace. File access is checked against
- * the workspace (see lib/workspace/paths.ts); Python runs in the sandbox, which contains it.
+ * the workspace (see lib/workspace/paths.ts) and, under the guard arm, against the sandbox's guard
+ * (lib/workspace/guard.ts); Python runs in the sandbox, which contains it.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -19,6 +20,7 @@ import {
 } from "@/lib/workspace/paths";
 import { DEFAULT_MAX_OUTPUT_CHARS, type ToolContext, type ToolResult, type ToolSet } from "./types";
 import { allIssues } from "@/lib/errors/zod-issues";
+import { assertGuardAllows, guardShellNote } from "@/lib/workspace/guard";
 
 const pathParam = { type: "string", description: "File path, relative to the workspace or absolute." };
 
@@ -99,6 +101,8 @@ export function createFileTools(context: ToolContext): ToolSet {
     },
     async write_file({ path: p, content }) {
       const target = await resolveWorkspacePath(await root(), p);
+      const exists = (await fs.lstat(target.abs).catch(() => null)) !== null;
+      assertGuardAllows(context.sandbox.guard, await root(), target.abs, exists ? "write" : "create");
       await fs.mkdir(path.dirname(target.abs), { recursive: true });
       await fs.writeFile(target.abs, content);
       return ok(`Wrote ${Buffer.byteLength(content)} bytes to ${p}.`, [{ kind: "write", path: target.rel }]);
@@ -108,6 +112,7 @@ export function createFileTools(context: ToolContext): ToolSet {
       if (target.rel === ".") return fail("Refused: the workspace itself cannot be deleted.");
       const stat = await fs.lstat(target.abs);
       if (stat.isDirectory()) return fail(`${p} is a folder; delete_file deletes files only.`);
+      assertGuardAllows(context.sandbox.guard, await root(), target.abs, "delete");
       await fs.unlink(target.abs);
       return ok(`Deleted ${p}.`, [{ kind: "delete", path: target.rel }]);
     },
@@ -124,6 +129,7 @@ export function createFileTools(context: ToolContext): ToolSet {
         result.timedOut ? `[Timed out after ${context.limits.timeoutMs / 1000} s and stopped.]` : "",
         result.outputTruncated ? `[Output cut at ${context.limits.maxOutputBytes} bytes; the run was stopped.]` : "",
         !result.timedOut && result.exitCode !== 0 ? `[Exit code ${result.exitCode ?? "none (killed)"}.]` : "",
+        context.sandbox.guard ? guardShellNote(result.output) : null,
       ].filter(Boolean);
       const output = clip([result.output.trimEnd(), ...notes].filter(Boolean).join("\n") || "(no output)", maxChars);
       return {

@@ -18,6 +18,7 @@ import {
   type WorkspacePath,
   type WorkspaceRoot,
 } from "@/lib/workspace/paths";
+import { assertGuardAllows, type GuardRules } from "@/lib/workspace/guard";
 import type { FileAction, ToolResult } from "./types";
 
 export const STR_REPLACE_EDITOR_SPEC: ToolSpec = {
@@ -119,7 +120,12 @@ export interface StrReplaceEditor {
   execute(args: EditorArgs): Promise<ToolResult>;
 }
 
-export function createStrReplaceEditor(root: () => Promise<WorkspaceRoot>, maxChars: number): StrReplaceEditor {
+/** `guard`: the sandbox guard's rules (the `guard` arm); every edit asks them first. */
+export function createStrReplaceEditor(
+  root: () => Promise<WorkspaceRoot>,
+  maxChars: number,
+  guard: GuardRules | null = null,
+): StrReplaceEditor {
   /** Content before each edit, by real path; null = the file did not exist. */
   const history = new Map<string, (string | null)[]>();
   const remember = (abs: string, before: string | null) => history.set(abs, [...(history.get(abs) ?? []), before]);
@@ -171,6 +177,7 @@ export function createStrReplaceEditor(root: () => Promise<WorkspaceRoot>, maxCh
       throw new EditorError(
         `Invalid \`path\` parameter: ${shown}. File already exists at: ${shown}. Cannot overwrite files using command \`create\`.`,
       );
+    assertGuardAllows(guard, await root(), target.abs, "create");
     await fs.mkdir(path.dirname(target.abs), { recursive: true });
     await fs.writeFile(target.abs, fileText, { flag: "wx" });
     remember(target.abs, null);
@@ -196,6 +203,7 @@ export function createStrReplaceEditor(root: () => Promise<WorkspaceRoot>, maxCh
       );
     const at = starts[0]!;
     const edited = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
+    assertGuardAllows(guard, await root(), target.abs, "write");
     await fs.writeFile(target.abs, edited);
     remember(target.abs, text);
     const replacedLine = lineAt(at) - 1;
@@ -223,6 +231,7 @@ export function createStrReplaceEditor(root: () => Promise<WorkspaceRoot>, maxCh
     const added = linesOf(newStr);
     const editedLines = [...lines.slice(0, line), ...added, ...lines.slice(line)];
     const edited = `${editedLines.join("\n")}${text.endsWith("\n") || text.length === 0 ? "\n" : ""}`;
+    assertGuardAllows(guard, await root(), target.abs, "write");
     await fs.writeFile(target.abs, edited);
     remember(target.abs, text);
     const first = Math.max(0, line - SNIPPET_LINES);
@@ -238,7 +247,9 @@ export function createStrReplaceEditor(root: () => Promise<WorkspaceRoot>, maxCh
   async function undo(target: WorkspacePath, shown: string): Promise<ToolResult> {
     const previous = history.get(target.abs);
     if (!previous || previous.length === 0) throw new EditorError(`No edit history found for ${shown}.`);
-    const content = previous.pop()!;
+    const content = previous.at(-1)!;
+    assertGuardAllows(guard, await root(), target.abs, content === null ? "delete" : "write");
+    previous.pop();
     if (content === null) {
       await fs.rm(target.abs, { force: true });
       return done(`Last edit to ${shown} undone successfully: the file did not exist before and was removed.`, [

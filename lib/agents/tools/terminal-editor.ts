@@ -11,6 +11,7 @@ import { EditorArgsSchema, STR_REPLACE_EDITOR_SPEC, createStrReplaceEditor } fro
 import { clip, messageOf, shellQuote, workspaceRootOf, type WorkspaceRoot } from "@/lib/workspace/paths";
 import { DEFAULT_MAX_OUTPUT_CHARS, type ToolContext, type ToolResult, type ToolSet } from "./types";
 import { allIssues } from "@/lib/errors/zod-issues";
+import { guardShellNote } from "@/lib/workspace/guard";
 
 const TASK_STATUSES = ["todo", "in_progress", "done"] as const;
 
@@ -85,7 +86,7 @@ export function createTerminalEditorTools(context: ToolContext): ToolSet {
   const maxChars = context.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   let rootPromise: Promise<WorkspaceRoot> | null = null;
   const root = () => (rootPromise ??= workspaceRootOf(context.workspaceDir));
-  const editor = createStrReplaceEditor(root, maxChars);
+  const editor = createStrReplaceEditor(root, maxChars, context.sandbox.guard ?? null);
   let tasks: Task[] = [];
   let cwd: string | null = null;
   // Printed after the command to learn its final directory; random so no command can fake it.
@@ -115,6 +116,7 @@ export function createTerminalEditorTools(context: ToolContext): ToolSet {
     const notes = [
       result.outputTruncated ? `[Output cut at ${context.limits.maxOutputBytes} bytes; the command was stopped.]` : "",
       result.limitHit ? `[The command was stopped at the run's ${result.limitHit.replace("_", " ")}.]` : "",
+      context.sandbox.guard ? guardShellNote(output) : null,
       `[Current working directory: ${cwd ?? dir}]`,
       result.timedOut
         ? `[The command timed out after ${timeoutMs / 1000} seconds and was stopped.]`

@@ -141,7 +141,7 @@ export async function modifyFunction(workspace: Workspace, args: ModifyFunctionA
         `Refused: modify_function changes only the body of ${name}, but this would change: ${findings.map((f) => f.message).join("; ")}. Keep the signature, decorators and docstring exactly as they are; the file is unchanged.`,
       );
     if (next === file.text) return `${name} in ${file.rel} already has this body; nothing changed.`;
-    await writeSource(file.abs, next);
+    await writeSource(workspace, file, next);
     return `Replaced the body of ${name} in ${file.rel} (now lines ${moved.startLine}-${moved.codeEndLine}); nothing else changed.`;
   } finally {
     newTree.delete();

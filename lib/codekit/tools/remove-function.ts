@@ -45,6 +45,6 @@ export async function removeFunction(workspace: Workspace, args: RemoveFunctionA
   let next = [...lines.slice(0, start), ...lines.slice(end)].join("\n");
   if (file.text.endsWith("\n") && !next.endsWith("\n") && next !== "") next += "\n";
   await assertParses(next, `removing ${definition.qualifiedName}`);
-  await writeSource(file.abs, next);
+  await writeSource(workspace, file, next);
   return `Removed ${definition.qualifiedName} (lines ${definition.startLine}-${definition.endLine}) from ${file.rel}; no references remained.`;
 }
