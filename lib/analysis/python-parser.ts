@@ -3,16 +3,41 @@
  * compiler, no network). Everything that reads Python goes through `parsePython`.
  */
 import { createRequire } from "node:module";
+import path from "node:path";
 import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
 
 let parserPromise: Promise<Parser> | null = null;
+let wasmDir: string | null = null;
+
+/** The two .wasm files each package ships, as a bundle built without node_modules copies them. */
+export const PYTHON_PARSER_WASM = {
+  runtime: { module: "web-tree-sitter/web-tree-sitter.wasm", file: "web-tree-sitter.wasm" },
+  grammar: { module: "tree-sitter-python/tree-sitter-python.wasm", file: "tree-sitter-python.wasm" },
+} as const;
+
+/**
+ * Loads both .wasm files from `dir` instead of node_modules: for a self-contained bundle of code
+ * that parses Python (the Code-KIT MCP server), which keeps them beside itself. Call before the
+ * first parse.
+ */
+export function loadPythonWasmFrom(dir: string): void {
+  wasmDir = dir;
+}
 
 async function createParser(): Promise<Parser> {
-  const require = createRequire(import.meta.url);
-  await Parser.init();
-  // Resolved by Node at run time, never by Next's bundler: it would compile the .wasm as a
-  // WebAssembly module of its own (and fail on its imports).
-  const grammar = require.resolve(/* turbopackIgnore: true */ "tree-sitter-python/tree-sitter-python.wasm");
+  let grammar: string;
+  if (wasmDir !== null) {
+    const dir = wasmDir;
+    await Parser.init({ locateFile: (name: string) => path.join(dir, name) });
+    grammar = path.join(dir, PYTHON_PARSER_WASM.grammar.file);
+  } else {
+    await Parser.init();
+    // Resolved by Node at run time, never by Next's bundler: it would compile the .wasm as a
+    // WebAssembly module of its own (and fail on its imports).
+    grammar = createRequire(import.meta.url).resolve(
+      /* turbopackIgnore: true */ "tree-sitter-python/tree-sitter-python.wasm",
+    );
+  }
   const language = await Language.load(grammar);
   const parser = new Parser();
   parser.setLanguage(language);

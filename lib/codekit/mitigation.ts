@@ -35,6 +35,9 @@ export const CODEKIT_TOOL_NAMES = [
 export type CodekitToolName = (typeof CODEKIT_TOOL_NAMES)[number];
 export const CodekitToolNameSchema = z.enum(CODEKIT_TOOL_NAMES);
 
+/** The MCP server's name in the CLIs' configuration: their tool names carry it (`mcp__codekit__extract_snippet`). */
+export const CODEKIT_MCP_SERVER = "codekit";
+
 /** How the selector chose, and what its call cost. */
 export const SelectorRecordSchema = z.strictObject({
   /** model: the LLM answered (or its cached answer); fallback: the rule by subtask (no model, or its answer was unusable). */
@@ -71,11 +74,13 @@ export function mitigationOf(options: Record<string, unknown> | null | undefined
 }
 
 /**
- * The name a tool call of a Code-KIT tool carries in a trajectory, whichever agent made it: a
- * built-in agent calls `extract_snippet`; Claude Code `mcp__codekit__extract_snippet`; Codex
- * `codekit.extract_snippet` or `mcp__codekit__extract_snippet`; Gemini CLI `extract_snippet`.
+ * The name a tool call of a Code-KIT tool carries in a trajectory, or offered to a model, whichever
+ * agent made it: a built-in agent calls `extract_snippet`; Claude Code `mcp__codekit__extract_snippet`;
+ * Codex offers `extract_snippet` in its `mcp__codekit` namespace, calls it `mcp__codekit__extract_snippet`
+ * in its trajectory (`codekit.extract_snippet` in earlier readings of its exec stream); Gemini CLI
+ * `mcp_codekit_extract_snippet` (`extract_snippet` in versions before server-prefixed names).
  */
 export function codekitToolOfCall(tool: string): CodekitToolName | null {
-  const bare = tool.replace(/^mcp__codekit__/, "").replace(/^codekit[.:_]+/, "");
+  const bare = tool.replace(/^mcp__?codekit_?_/, "").replace(/^codekit[.:_]+/, "");
   return (CODEKIT_TOOL_NAMES as readonly string[]).includes(bare) ? (bare as CodekitToolName) : null;
 }

@@ -12,6 +12,8 @@ import type { ExternalAgentAdapter } from "@/lib/agents/external";
 import type { AgentConfig, RunManifest } from "@/lib/bundle/schema";
 import type { RunRecord } from "@/lib/bundle/write";
 import type { NormalizedTranscript } from "@/lib/agents/external/transcript";
+import { mitigationInstructions } from "@/lib/codekit/plan";
+import { codekitMcpBundle, codekitMcpLaunch } from "./codekit-mcp";
 import { collectAgentFiles, OUTPUT_DIR, STDERR_FILE, STUDIO_DIR } from "./agent-files";
 import { FORWARDER_SOURCE, startModelGateway, type ModelGateway } from "./model-gateway";
 import { recordRun, type AgentOutcome, type RecordRunOptions, type RunLimits } from "./record-run";
@@ -61,14 +63,18 @@ function exitReasonOf(
 export async function runExternalAgent(options: RunExternalOptions): Promise<RunRecord> {
   const { adapter, agent, instance } = options;
   // A short host path: Unix socket paths are limited to 108 bytes.
+  const tools = options.mitigation?.tools ?? [];
+  // Before the sandbox: a bundle that cannot be built fails the run here, with esbuild's message.
+  const mcpBundle = tools.length > 0 ? await codekitMcpBundle() : null;
   const socketDir = await fs.mkdtemp(path.join(os.tmpdir(), "studio-gw-"));
   try {
     return await recordRun({
       ...options,
-      // The runner's own files in HOME (.studio: forwarder, stderr, outputs) and the program's state.
+      // The runner's own files in HOME (.studio: forwarder, stderr, outputs) and the program's state
+      // (its configuration, the Code-KIT instructions and MCP registration included).
       agentStateInHome: [".studio", ...adapter.stateInHome],
       sandbox: {
-        readOnlyBinds: options.programDirs,
+        readOnlyBinds: [...options.programDirs, ...(mcpBundle ? [mcpBundle.dir] : [])],
         binds: [{ source: socketDir, target: SOCKET_MOUNT }],
       },
       async act({ sandbox, workspaceDir, limits, signal }): Promise<AgentOutcome> {
@@ -97,6 +103,8 @@ export async function runExternalAgent(options: RunExternalOptions): Promise<Run
             task: instance.prompt,
             maxSteps: limits.maxSteps,
             guidelines: agent.guidelines,
+            instructions: mitigationInstructions(options.mitigation ?? null),
+            mcpServer: mcpBundle ? codekitMcpLaunch(mcpBundle, workspaceDir, tools) : null,
             binary: options.binary,
             command: typeof agent.options.command === "string" ? agent.options.command : undefined,
             outputDir,

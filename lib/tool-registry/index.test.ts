@@ -73,6 +73,10 @@ describe("MCP tools", () => {
   it("are described by the tool's own name", () => {
     expect(toolEffect("claude-code", "mcp__filesystem__read_file")?.effect).toBe("read");
     expect(toolEffect(null, "mcp__my_server__unknown")).toBeNull();
+    // Gemini CLI's form, server and tool both free to hold underscores.
+    expect(toolEffect("gemini-cli", "mcp_codekit_extract_snippet")).toEqual(toolEffect(null, "extract_snippet"));
+    expect(toolEffect("gemini-cli", "mcp_code_kit_modify_function")?.effect).toBe("edit");
+    expect(toolEffect("gemini-cli", "mcp_codekit_unknown")).toBeNull();
   });
 });
 

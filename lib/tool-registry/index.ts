@@ -137,9 +137,19 @@ const MERGED = mergedTools().tools;
 export function toolEffect(framework: string | null | undefined, tool: string): ToolDescription | null {
   const own = frameworkTools(framework);
   const found = (own ? lookup(own.tools, tool) : null) ?? MERGED.get(tool.toLowerCase()) ?? null;
+  if (found) return found;
   // An MCP server's tool (`mcp__filesystem__read_file`) is described by its own name.
   const mcp = /^mcp__[^_]+(?:_[^_]+)*__(.+)$/.exec(tool);
-  return found ?? (mcp ? toolEffect(framework, mcp[1]!) : null);
+  if (mcp) return toolEffect(framework, mcp[1]!);
+  // Gemini CLI names it `mcp_<server>_<tool>`, either part with underscores: the longest described tail.
+  if (/^mcp_[^_]/.test(tool)) {
+    const words = tool.split("_");
+    for (let i = 2; i < words.length; i++) {
+      const tail = toolEffect(framework, words.slice(i).join("_"));
+      if (tail) return tail;
+    }
+  }
+  return null;
 }
 
 /** A Python function callable inside a code action (smolagents' `read_file`), for the framework or any. */

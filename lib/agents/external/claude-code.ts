@@ -8,8 +8,11 @@
  * tool results come back on `user` lines as `tool_result` blocks. The stream adds `system/init` and
  * a final `result` with totals; the session file adds the user's prompt.
  */
+import fs from "node:fs/promises";
+import path from "node:path";
 import type { TrajectoryStep } from "@/lib/bundle/schema";
 import { filesUnder, jsonLinesOnly } from "./files";
+import { joinInstructions } from "./instructions";
 import { toolEffect } from "@/lib/tool-registry";
 import type { ExternalAgentAdapter } from "./types";
 import {
@@ -28,7 +31,8 @@ export const claudeCodeAdapter: ExternalAgentAdapter = {
   framework: "claude-code",
   protocol: "anthropic",
   npmPackage: "@anthropic-ai/claude-code",
-  stateInHome: [".claude"],
+  // .cache/claude-cli-nodejs: its logs of MCP servers (a run with Code-KIT tools has one).
+  stateInHome: [".claude", ".cache/claude-cli-nodejs"],
   binName: "claude",
   async prepare(input) {
     const argv = [
@@ -45,6 +49,19 @@ export const claudeCodeAdapter: ExternalAgentAdapter = {
       String(input.maxSteps),
     ];
     if (input.guidelines) argv.push("--append-system-prompt", input.guidelines);
+    const claudeDir = path.join(input.homeDir, ".claude");
+    await fs.mkdir(claudeDir, { recursive: true });
+    // The user's memory file, which Claude Code loads into every session (also in -p mode).
+    const instructions = joinInstructions(input.instructions);
+    if (instructions) await fs.writeFile(path.join(claudeDir, "CLAUDE.md"), instructions);
+    if (input.mcpServer) {
+      const { name, command, args } = input.mcpServer;
+      const config = path.join(claudeDir, "studio-mcp.json");
+      const servers = { mcpServers: { [name]: { type: "stdio", command, args } } };
+      await fs.writeFile(config, `${JSON.stringify(servers, null, 2)}\n`);
+      // --dangerously-skip-permissions above lets the run call its tools (`mcp__codekit__...`).
+      argv.push("--mcp-config", config, "--strict-mcp-config");
+    }
     return {
       argv,
       env: {
@@ -55,6 +72,10 @@ export const claudeCodeAdapter: ExternalAgentAdapter = {
         DISABLE_AUTOUPDATER: "1",
         // Claude Code refuses --dangerously-skip-permissions as root unless told it is sandboxed (it is).
         IS_SANDBOX: "1",
+        // In -p mode it connects MCP servers in the background by default, and its first request went
+        // out without their tools whenever the server took longer than Claude's own start (seen on
+        // 2 busy cores): wait for them (up to MCP_TIMEOUT), as the other CLIs do.
+        ...(input.mcpServer ? { MCP_CONNECTION_NONBLOCKING: "false" } : {}),
       },
     };
   },

@@ -18,3 +18,41 @@ describe("Codex transcripts", () => {
     expect(result.sessionId).toBe("01a2363f-61eb-7492-a582-d375c432ba5e");
   });
 });
+
+describe("Codex MCP tool calls", () => {
+  it("names a call as the model made it (mcp__<server>__<tool>), its result as the tool's text", () => {
+    // As Codex 0.171 printed them for the Code-KIT MCP server (lib/runner/codekit-mcp-cli.test.ts).
+    const item = (id: string, tool: string, status: string, text: string) =>
+      JSON.stringify({
+        type: "item.completed",
+        item: {
+          id,
+          type: "mcp_tool_call",
+          server: "codekit",
+          tool,
+          arguments: { path: "a.py", qualname: "f" },
+          result: { content: [{ type: "text", text }], structured_content: null },
+          error: null,
+          status,
+        },
+      });
+    const result = normalizeCodexExec(
+      [
+        item("item_1", "extract_snippet", "completed", "a.py:1-2\ndef f(): ..."),
+        item("item_2", "modify_function", "failed", "Refused: no"),
+      ].join("\n"),
+      "exec",
+    );
+    expectValidSteps(result);
+    expect(
+      result.steps.map((s) =>
+        s.kind === "tool_call" ? s.tool : s.kind === "observation" ? [s.text, s.isError] : s.kind,
+      ),
+    ).toEqual([
+      "mcp__codekit__extract_snippet",
+      ["a.py:1-2\ndef f(): ...", false],
+      "mcp__codekit__modify_function",
+      ["Refused: no", true],
+    ]);
+  });
+});

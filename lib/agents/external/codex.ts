@@ -18,6 +18,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { argvCommand } from "@/lib/judge/rules/shell-parse";
 import { filesUnder, jsonLinesOnly } from "./files";
+import { joinInstructions } from "./instructions";
 import { toolEffect } from "@/lib/tool-registry";
 import type { ExternalAgentAdapter } from "./types";
 import {
@@ -52,10 +53,22 @@ export const codexAdapter: ExternalAgentAdapter = {
       `base_url = ${tomlString(`${input.baseUrl}/v1`)}`,
       `wire_api = "responses"`,
       `env_key = "STUDIO_GATEWAY_KEY"`,
+      ...(input.mcpServer
+        ? [
+            `[mcp_servers.${input.mcpServer.name}]`,
+            `command = ${tomlString(input.mcpServer.command)}`,
+            `args = [${input.mcpServer.args.map(tomlString).join(", ")}]`,
+            // Required: Codex waits for it before the first request (an optional server still starting
+            // was left out of the tools offered, seen on 2 busy cores) and fails if it cannot start.
+            `required = true`,
+            `startup_timeout_sec = 30`,
+          ]
+        : []),
       "",
     ].join("\n");
     await fs.writeFile(path.join(codexHome, "config.toml"), config);
-    if (input.guidelines) await fs.writeFile(path.join(codexHome, "AGENTS.md"), `${input.guidelines}\n`);
+    const instructions = joinInstructions(input.guidelines, input.instructions);
+    if (instructions) await fs.writeFile(path.join(codexHome, "AGENTS.md"), instructions);
     return {
       argv: [
         input.binary,
@@ -149,20 +162,25 @@ function itemSteps(sink: StepSink, item: Record<string, unknown>, result: Normal
       });
       return;
     }
-    case "mcp_tool_call":
+    case "mcp_tool_call": {
+      // The name the model called: the function in the server's `mcp__<server>` namespace.
       sink.push({
         kind: "tool_call",
-        tool: `${asString(item.server) ?? "mcp"}.${asString(item.tool) ?? "tool"}`,
+        tool: `mcp__${asString(item.server) ?? "mcp"}__${asString(item.tool) ?? "tool"}`,
         arguments: item.arguments ?? {},
         callId,
       });
+      const content = asRecord(item.result).content;
       sink.push({
         kind: "observation",
         callId,
-        text: JSON.stringify(item.result ?? item.error ?? null),
+        text: Array.isArray(content)
+          ? messageText(content)
+          : (asString(asRecord(item.error).message) ?? JSON.stringify(item.result ?? item.error ?? null)),
         isError: item.status === "failed",
       });
       return;
+    }
     case "web_search":
       sink.push({ kind: "tool_call", tool: "web_search", arguments: { query: item.query }, callId });
       return;
@@ -280,7 +298,11 @@ export function codexRolloutTranscript(lines: readonly Record<string, unknown>[]
       case "custom_tool_call":
       case "local_shell_call": {
         const action = asRecord(payload.action);
-        const name = payload.type === "local_shell_call" ? "local_shell" : (asString(payload.name) ?? "unknown");
+        const namespace = asString(payload.namespace);
+        const called = asString(payload.name) ?? "unknown";
+        // A function in a namespace (an MCP server's `mcp__<server>`) is named as the exec stream names it.
+        const name =
+          payload.type === "local_shell_call" ? "local_shell" : namespace ? `${namespace}__${called}` : called;
         const args =
           payload.type === "local_shell_call"
             ? action
@@ -296,7 +318,10 @@ export function codexRolloutTranscript(lines: readonly Record<string, unknown>[]
       case "function_call_output":
       case "custom_tool_call_output": {
         const call = callId ? calls.get(callId) : undefined;
-        const raw = typeof payload.output === "string" ? payload.output : messageText(asRecord(payload.output).content);
+        const raw =
+          typeof payload.output === "string"
+            ? payload.output
+            : messageText(Array.isArray(payload.output) ? payload.output : asRecord(payload.output).content);
         const took = millisBetween(call?.timestamp, timestamp);
         const timing = { timestamp, ...(took !== undefined ? { durationMs: took } : {}) };
         const { exitCode, output } = codexShellOutput(raw);

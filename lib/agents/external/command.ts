@@ -20,6 +20,7 @@ import { TrajectoryStepSchema } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
 import { parseJsonLines } from "./transcript";
 import { readAgentFile } from "./files";
+import { joinInstructions } from "./instructions";
 import type { ExternalAgentAdapter, ModelProtocol } from "./types";
 import { fieldIssue } from "@/lib/errors/zod-issues";
 
@@ -76,9 +77,10 @@ export function commandAdapter(protocol: ModelProtocol): ExternalAgentAdapter {
       };
       // The agent file's "binary" (its folder is shown read-only in the sandbox).
       if (path.isAbsolute(input.binary)) env.STUDIO_AGENT_PROGRAM = input.binary;
-      if (input.guidelines) {
+      const guidelines = joinInstructions(input.guidelines, input.instructions);
+      if (guidelines) {
         const guidelinesFile = path.join(input.outputDir, "..", "guidelines.md");
-        await fs.writeFile(guidelinesFile, input.guidelines);
+        await fs.writeFile(guidelinesFile, guidelines);
         env.STUDIO_GUIDELINES_FILE = guidelinesFile;
       }
       return { argv: ["bash", "-lc", input.command], env };

@@ -16,6 +16,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { filesUnder, jsonLinesOnly, readAgentFile } from "./files";
+import { joinInstructions } from "./instructions";
 import { toolEffect } from "@/lib/tool-registry";
 import type { ExternalAgentAdapter } from "./types";
 import {
@@ -39,9 +40,20 @@ export const geminiCliAdapter: ExternalAgentAdapter = {
   async prepare(input) {
     const geminiDir = path.join(input.homeDir, ".gemini");
     await fs.mkdir(geminiDir, { recursive: true });
-    const settings = { security: { auth: { selectedType: "gemini-api-key" } } };
+    const settings = {
+      security: { auth: { selectedType: "gemini-api-key" } },
+      // Trusted: its tools run without a confirmation (--yolo covers the rest).
+      ...(input.mcpServer
+        ? {
+            mcpServers: {
+              [input.mcpServer.name]: { command: input.mcpServer.command, args: input.mcpServer.args, trust: true },
+            },
+          }
+        : {}),
+    };
     await fs.writeFile(path.join(geminiDir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
-    if (input.guidelines) await fs.writeFile(path.join(geminiDir, "GEMINI.md"), `${input.guidelines}\n`);
+    const instructions = joinInstructions(input.guidelines, input.instructions);
+    if (instructions) await fs.writeFile(path.join(geminiDir, "GEMINI.md"), instructions);
     return {
       argv: [input.binary, "-m", input.model, "-p", input.task, "--yolo", "-o", "stream-json"],
       env: {
@@ -122,8 +134,11 @@ export function geminiStreamTranscript(lines: readonly Record<string, unknown>[]
       case "tool_result": {
         const callId = asString(line.tool_id);
         const ok = line.status === "success";
-        const output =
-          asString(line.output) ?? asString(asRecord(line.error).message) ?? (ok ? "" : `tool ${String(line.status)}`);
+        // A failed call's `output` is a summary for the terminal ("Error: MCP tool 'x' reported an
+        // error."); its `error.message` is what the model was told, the tool's own words included.
+        const output = ok
+          ? (asString(line.output) ?? "")
+          : (asString(asRecord(line.error).message) ?? asString(line.output) ?? `tool ${String(line.status)}`);
         const call = callId ? calls.get(callId) : undefined;
         const took = millisBetween(call?.timestamp, timestamp);
         const timing = { timestamp, ...(took !== undefined ? { durationMs: took } : {}) };

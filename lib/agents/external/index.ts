@@ -9,7 +9,7 @@ import { commandAdapter } from "./command";
 import { geminiCliAdapter } from "./gemini-cli";
 import type { ExternalAgentAdapter, ModelProtocol } from "./types";
 
-export type { ExternalAgentAdapter, ModelProtocol } from "./types";
+export type { ExternalAgentAdapter, McpServerLaunch, ModelProtocol } from "./types";
 
 const AGENT_CLIS = {
   "claude-code": claudeCodeAdapter,

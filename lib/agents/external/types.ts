@@ -21,11 +21,26 @@ export interface LaunchInput {
   task: string;
   maxSteps: number;
   guidelines: string | null;
+  /**
+   * The Code-KIT rules and tool pointer of the run's plan (`mitigationInstructions`), for the CLI's
+   * user-level instructions file under HOME: a file in the workspace would itself be a change.
+   */
+  instructions: string | null;
+  /** The Code-KIT MCP server to register in the CLI's configuration, when the plan has tools. */
+  mcpServer: McpServerLaunch | null;
   /** The agent's program (resolved by the caller: the project's node_modules/.bin or a configured path). */
   binary: string;
   /** For the command adapter: the command line and where it writes its outputs. */
   command?: string;
   outputDir: string;
+}
+
+/** A stdio MCP server as a CLI's configuration starts it (inside the sandbox). */
+export interface McpServerLaunch {
+  /** Its name in the configuration, which the CLIs put in the tool names (`mcp__codekit__...`). */
+  name: string;
+  command: string;
+  args: string[];
 }
 
 export interface Launch {

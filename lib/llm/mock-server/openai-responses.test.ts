@@ -173,4 +173,34 @@ describe("mock server, OpenAI Responses (Codex CLI)", () => {
     expect(response.status).toBe(500);
     expect(JSON.parse(text)).toMatchObject({ error: { type: "server_error", message: "scripted HTTP 500" } });
   });
+
+  it("offers the functions of a namespace tool (Codex's MCP servers) as <namespace>__<name> and calls them in it", async () => {
+    const s = await start(
+      scriptFromTurns([{ toolCalls: [{ name: "mcp__codekit__extract_snippet", arguments: { path: "a.py" } }] }]),
+    );
+    const tools = [
+      { type: "function", name: "exec_command", parameters: {} },
+      {
+        type: "namespace",
+        name: "mcp__codekit",
+        tools: [{ type: "function", name: "extract_snippet", parameters: {} }],
+      },
+    ];
+    const input = [{ type: "message", role: "user", content: "go" }];
+    const first = await postRaw(`${s.url}/v1/responses`, { model: "m", input, tools });
+    const response = JSON.parse(first.text) as { output: Record<string, unknown>[] };
+    expect(s.requests[0]!.conversation.tools).toEqual(["exec_command", "mcp__codekit__extract_snippet"]);
+    expect(response.output[0]).toMatchObject({
+      type: "function_call",
+      namespace: "mcp__codekit",
+      name: "extract_snippet",
+    });
+    // The call as Codex sends it back in the history reads under the same name.
+    const call = { ...response.output[0], type: "function_call" };
+    await postRaw(`${s.url}/v1/responses`, { model: "m", input: [...input, call], tools });
+    expect(s.requests[1]!.conversation.messages[1]).toMatchObject({
+      role: "assistant",
+      toolCalls: [{ name: "mcp__codekit__extract_snippet", arguments: { path: "a.py" } }],
+    });
+  });
 });

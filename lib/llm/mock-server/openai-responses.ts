@@ -4,7 +4,8 @@
  * With `stream: true` the answer is the event sequence Codex consumes: `response.created`,
  * `response.output_item.added`, text or argument deltas, `response.output_item.done`, and
  * `response.completed` carrying the usage. A call to a tool declared `type: "custom"` (Codex's
- * freeform apply_patch) is answered as a `custom_tool_call` whose input is `arguments.input`.
+ * freeform apply_patch) is answered as a `custom_tool_call` whose input is `arguments.input`; the
+ * functions of a `namespace` tool (Codex's MCP servers) are offered and called as `<namespace>__<name>`.
  */
 import { z } from "zod";
 import { parseToolArguments } from "../providers/http";
@@ -19,6 +20,7 @@ const ItemSchema = z.looseObject({
   content: ContentSchema,
   call_id: z.string().nullish(),
   name: z.string().nullish(),
+  namespace: z.string().nullish(),
   arguments: z.string().nullish(),
   input: z.string().nullish(),
   output: ContentSchema,
@@ -28,13 +30,41 @@ export const OpenAiResponsesBodySchema = z.looseObject({
   model: z.string(),
   instructions: z.string().nullish(),
   input: z.union([z.string(), z.array(ItemSchema)]),
-  tools: z.array(z.looseObject({ type: z.string().optional(), name: z.string().optional() })).nullish(),
+  tools: z
+    .array(
+      z.looseObject({
+        type: z.string().optional(),
+        name: z.string().optional(),
+        tools: z.array(z.looseObject({ type: z.string().optional(), name: z.string().optional() })).optional(),
+      }),
+    )
+    .nullish(),
   stream: z.boolean().nullish(),
   text: z
     .looseObject({ format: z.looseObject({ type: z.string(), schema: z.unknown().optional() }).nullish() })
     .nullish(),
 });
 type Body = z.infer<typeof OpenAiResponsesBodySchema>;
+
+/**
+ * A function inside a `namespace` tool (Codex offers an MCP server's tools as namespace
+ * `mcp__<server>`), as scripts see and call it: `<namespace>__<name>`, the name Claude Code gives
+ * the same MCP tool. Its call goes out as `{name, namespace}`.
+ */
+const namespacedName = (namespace: string, name: string) => `${namespace}__${name}`;
+
+/** The tools a script can call, by name: plain, custom (freeform) or inside a namespace. */
+function offeredTools(body: Body): Map<string, { custom: boolean; namespace?: string; name: string }> {
+  const offered = new Map<string, { custom: boolean; namespace?: string; name: string }>();
+  for (const tool of body.tools ?? []) {
+    if (tool.type === "namespace" && tool.name) {
+      for (const inner of tool.tools ?? [])
+        if (inner.name)
+          offered.set(namespacedName(tool.name, inner.name), { custom: false, namespace: tool.name, name: inner.name });
+    } else if (tool.name) offered.set(tool.name, { custom: tool.type === "custom", name: tool.name });
+  }
+  return offered;
+}
 
 function conversationOf(body: Body): MockConversation {
   const history = new ConversationBuilder();
@@ -49,7 +79,8 @@ function conversationOf(body: Body): MockConversation {
       else history.user(text);
     } else if ((type === "function_call" || type === "custom_tool_call") && item.name) {
       const args = type === "function_call" ? parseToolArguments(item.arguments) : { input: item.input ?? "" };
-      history.assistant("", [{ id: item.call_id, name: item.name, arguments: args }]);
+      const name = item.namespace ? namespacedName(item.namespace, item.name) : item.name;
+      history.assistant("", [{ id: item.call_id, name, arguments: args }]);
     } else if (type === "function_call_output" || type === "custom_tool_call_output") {
       history.toolResult({ callId: item.call_id, text: textOf(item.output), isError: false });
     }
@@ -61,7 +92,7 @@ function conversationOf(body: Body): MockConversation {
     stream: body.stream === true,
     system: system.join("\n\n"),
     messages: history.build(),
-    tools: (body.tools ?? []).flatMap((tool) => (tool.name ? [tool.name] : [])),
+    tools: [...offeredTools(body).keys()],
     responseFormat:
       body.text?.format?.type === "json_schema"
         ? { type: "json_schema", schema: body.text.format.schema ?? {} }
@@ -73,7 +104,7 @@ function conversationOf(body: Body): MockConversation {
 
 type OutputItem = Record<string, unknown> & { id: string; type: string };
 
-function outputItems(turn: ResolvedTurn, customTools: Set<string>): OutputItem[] {
+function outputItems(turn: ResolvedTurn, tools: ReturnType<typeof offeredTools>): OutputItem[] {
   const rid = `resp_mock_${turn.serial}`;
   const items: OutputItem[] = [];
   if (turn.text !== "") {
@@ -82,7 +113,8 @@ function outputItems(turn: ResolvedTurn, customTools: Set<string>): OutputItem[]
   }
   turn.toolCalls.forEach((call, i) => {
     const callId = `call_${rid}_${i}`;
-    if (customTools.has(call.name)) {
+    const tool = tools.get(call.name);
+    if (tool?.custom) {
       const input = typeof call.arguments.input === "string" ? call.arguments.input : JSON.stringify(call.arguments);
       items.push({
         type: "custom_tool_call",
@@ -99,7 +131,7 @@ function outputItems(turn: ResolvedTurn, customTools: Set<string>): OutputItem[]
         id: `fc_${rid}_${i}`,
         status: "completed",
         call_id: callId,
-        name: call.name,
+        ...(tool?.namespace ? { namespace: tool.namespace, name: tool.name } : { name: call.name }),
         arguments: args,
       });
     }
@@ -162,13 +194,11 @@ export const openAiResponsesAdapter: ProtocolAdapter = {
     const parsed = OpenAiResponsesBodySchema.safeParse(body);
     if (!parsed.success) return { invalid: firstIssue(parsed.error, "body") };
     const conversation = conversationOf(parsed.data);
-    const customTools = new Set(
-      (parsed.data.tools ?? []).flatMap((tool) => (tool.type === "custom" && tool.name ? [tool.name] : [])),
-    );
+    const tools = offeredTools(parsed.data);
     return {
       conversation,
       reply(res, turn) {
-        const output = outputItems(turn, customTools);
+        const output = outputItems(turn, tools);
         if (!conversation.stream) return sendJson(res, 200, responseObject(turn, "completed", output));
         const sse = startSse(res);
         let sequence = 0;
