@@ -18,7 +18,7 @@ import { MITIGATIONS } from "@/lib/codekit/mitigation";
 import { agentSpecOf } from "@/lib/agents/agent-file";
 import { AGENT_FRAMEWORKS, PROVIDERS } from "@/lib/agents/agent-spec";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
-import { choiceOption, cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
+import { choiceOption, cliCommand, integerOption, parseCli, textListOption, textOption } from "@/lib/cli/args";
 import { loadEnv } from "@/lib/config/env";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
@@ -59,6 +59,12 @@ export const cli = () =>
     .addOption(choiceOption("--subtask <subtask>", "only this subtask's instances", SUBTASK_IDS))
     .addOption(integerOption("--limit <n>", "at most this many runs", { min: 1 }))
     .addOption(integerOption("--per-subtask <n>", "at most this many instances per subtask", { min: 1 }))
+    .addOption(
+      textListOption(
+        "--instances <ids>",
+        "only these instances, comma-separated (npm run ablation passes the ones it chose)",
+      ),
+    )
     .addOption(integerOption("--concurrency <n>", "runs at once", { min: 1, max: 16 }).default(2))
     .addOption(integerOption("--max-steps <n>", "step limit per run (default: the agent's)", { min: 1, max: 1000 }))
     .addOption(
@@ -112,6 +118,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       configId: agentConfigId(agent),
       perSubtask: args.perSubtask,
       limit: args.limit,
+      instanceIds: args.instances,
     });
     const todo = plan.todo.map(({ instance, runId }) => ({ instanceId: instance.id, runId }));
     io.stderr.write(
