@@ -82,8 +82,13 @@ export const cli = () =>
     );
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  return (await runAgents(argv, io)).code;
+}
+
+/** main, and the configuration it ran (null after --help): npm run ablation evaluates each arm's runs by it. */
+export async function runAgents(argv: string[], io: CliIo): Promise<{ code: number; configId: string | null }> {
   const parsed = await parseCli(cli(), argv, io);
-  if (!parsed) return 0;
+  if (!parsed) return { code: 0, configId: null };
   const args = parsed.options;
   const spec = await agentSpecOf(args.agent, {
     provider: args.provider,
@@ -111,11 +116,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   });
   try {
     const { agent } = setup;
+    const configId = agentConfigId(agent);
     const plan = planRuns(db, {
       benchmarkId: args.benchmark,
       subtask: args.subtask,
       splitOnly: args.split === "eval",
-      configId: agentConfigId(agent),
+      configId,
       perSubtask: args.perSubtask,
       limit: args.limit,
       instanceIds: args.instances,
@@ -144,12 +150,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const stopped = stopper.summary(outcomes);
     if (stopped) {
       io.stdout.write(`${stopped.line}\n`);
-      return stopped.code;
+      return { code: stopped.code, configId };
     }
     io.stdout.write(
       `${todo.length} run(s) with ${agent.name}: ${outcomes.completed} completed, ${outcomes.failed} failed (limits, model errors), ${outcomes.errors} could not be recorded\n`,
     );
-    return outcomes.errors > 0 ? 1 : 0;
+    return { code: outcomes.errors > 0 ? 1 : 0, configId };
   } finally {
     stopper.dispose();
     await setup.close();

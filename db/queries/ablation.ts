@@ -6,7 +6,7 @@
  * framework, version, model, provider, tools, guidelines, limits and the other options must all
  * match; a configuration with a different step limit is another ablation.
  */
-import { inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { AgentConfig } from "@/lib/bundle/schema";
 import { MITIGATIONS, type Mitigation, type MitigationPlan } from "@/lib/codekit/mitigation";
 import { prepareAblation, type AblationRun, type AblationTable } from "@/lib/dashboard/ablation";
@@ -48,6 +48,12 @@ export function ablationBaseId(row: ConfigRow): string {
     options,
   };
   return agentConfigId(config);
+}
+
+/** The ablation base id of a stored configuration, or null when there is no such configuration. */
+export function ablationBaseOf(db: Db, configId: string): string | null {
+  const row = db.select().from(t.agentConfigs).where(eq(t.agentConfigs.id, configId)).get();
+  return row ? ablationBaseId(row) : null;
 }
 
 /** Configurations with judged runs on the benchmark, grouped by base; only groups of two arms or more. */
