@@ -4,7 +4,7 @@
  */
 import { CODEKIT_TOOL_NAMES, type Mitigation } from "@/lib/codekit/mitigation";
 import { METRIC_IDS, METRICS } from "@/lib/metrics/catalog";
-import type { AblationTable } from "./ablation";
+import type { AblationTable, ArmChange } from "./ablation";
 import { formatPercent, formatPValue } from "./format";
 
 export interface PublishedAblationRow {
@@ -41,65 +41,36 @@ export const PUBLISHED_ARMS: readonly Mitigation[] = ["none", "rules", "tools", 
 
 type ExportValue = string | number | null;
 
-/** One line per (arm, metric), task completion and the average included, then one per (arm, tool). */
+const EXPORT_COLUMNS = ["count", "of", "rate", "delta_vs_baseline", "only_baseline", "only_arm", "mcnemar_p"] as const;
+type ExportColumns = Partial<Record<(typeof EXPORT_COLUMNS)[number], number | null>>;
+
+function exportRow(arm: Mitigation, kind: string, name: string, values: ExportColumns): Record<string, ExportValue> {
+  return { arm, kind, name, ...Object.fromEntries(EXPORT_COLUMNS.map((column) => [column, values[column] ?? null])) };
+}
+
+const changeColumns = (change: ArmChange | null): ExportColumns => ({
+  delta_vs_baseline: change?.delta,
+  only_baseline: change?.onlyBaseline,
+  only_arm: change?.onlyArm,
+  mcnemar_p: change?.pValue,
+});
+
+/**
+ * One line per (arm, metric), then the arm's average and task completion, then one per Code-KIT
+ * tool (count = runs that used it, of = runs offered it, rate = its calls).
+ */
 export function ablationExportRows(table: AblationTable): Record<string, ExportValue>[] {
-  return table.rows.flatMap((row) => {
-    const metricRows = METRIC_IDS.map((metric) => {
-      const cell = row.cells[metric];
-      const change = row.changes?.[metric] ?? null;
-      return {
-        arm: row.arm,
-        kind: "metric",
-        name: metric,
-        count: cell.count,
-        of: cell.of,
-        rate: cell.rate,
-        delta_vs_baseline: change?.delta ?? null,
-        only_baseline: change?.onlyBaseline ?? null,
-        only_arm: change?.onlyArm ?? null,
-        mcnemar_p: change?.pValue ?? null,
-      };
-    });
-    const summary = [
-      {
-        arm: row.arm,
-        kind: "average",
-        name: "average_misbehavior",
-        count: null,
-        of: null,
-        rate: row.average,
-        delta_vs_baseline: row.averageDelta,
-        only_baseline: null,
-        only_arm: null,
-        mcnemar_p: null,
-      },
-      {
-        arm: row.arm,
-        kind: "task",
-        name: "task_completion",
-        count: row.task.count,
-        of: row.task.of,
-        rate: row.task.rate,
-        delta_vs_baseline: row.taskChange?.delta ?? null,
-        only_baseline: row.taskChange?.onlyBaseline ?? null,
-        only_arm: row.taskChange?.onlyArm ?? null,
-        mcnemar_p: row.taskChange?.pValue ?? null,
-      },
-    ];
-    const tools = CODEKIT_TOOL_NAMES.map((tool) => ({
-      arm: row.arm,
-      kind: "tool",
-      name: tool,
-      count: row.tools[tool].used,
-      of: row.tools[tool].offered,
-      rate: row.tools[tool].calls,
-      delta_vs_baseline: null,
-      only_baseline: null,
-      only_arm: null,
-      mcnemar_p: null,
-    }));
-    return [...metricRows, ...summary, ...tools];
-  });
+  return table.rows.flatMap((row) => [
+    ...METRIC_IDS.map((metric) =>
+      exportRow(row.arm, "metric", metric, { ...row.cells[metric], ...changeColumns(row.changes?.[metric] ?? null) }),
+    ),
+    exportRow(row.arm, "average", "average_misbehavior", { rate: row.average, delta_vs_baseline: row.averageDelta }),
+    exportRow(row.arm, "task", "task_completion", { ...row.task, ...changeColumns(row.taskChange) }),
+    ...CODEKIT_TOOL_NAMES.map((tool) => {
+      const use = row.tools[tool];
+      return exportRow(row.arm, "tool", tool, { count: use.used, of: use.offered, rate: use.calls });
+    }),
+  ]);
 }
 
 const pct = (rate: number | null) => (rate === null ? "–" : formatPercent(rate));
