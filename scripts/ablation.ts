@@ -115,6 +115,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   for (const arm of arms) {
     say(`arm ${arm}: run`);
     const ran = await runAgents([...runAgentsArgv(args, instanceIds), "--mitigation", arm], io);
+    // Stopped by a signal: run-agents has said so and kept the finished runs; a new call resumes.
+    if (ran.code >= 128) return ran.code;
     if (ran.code !== 0 || ran.configId === null)
       throw new AppError("INTERNAL", `arm ${arm}: run-agents failed with exit code ${ran.code}`);
     for (const evaluateArgv of evaluations(args, ran.configId)) {
