@@ -19,6 +19,7 @@ interface NavContext {
 const NAV: { href: string; label: string; shown: (c: NavContext) => boolean }[] = [
   { href: "/overview", label: "Overview", shown: () => true },
   { href: "/compare", label: "Compare", shown: () => true },
+  { href: "/ablation", label: "Ablation", shown: () => true },
   { href: "/runs", label: "Runs", shown: () => true },
   { href: "/case-studies", label: "Case studies", shown: (c) => c.showCaseStudies },
   { href: "/benchmarks", label: "Benchmarks", shown: () => true },

@@ -39,6 +39,7 @@ const ROUTES: Record<string, Probe[]> = {
   "runs/page.tsx": [{ access: "dashboard" }],
   "runs/[id]/page.tsx": [{ params: { id: "no-such-run" }, access: "dashboard" }],
   "compare/page.tsx": [{ access: "dashboard" }],
+  "ablation/page.tsx": [{ access: "dashboard" }],
   "benchmarks/page.tsx": [{ access: "dashboard" }],
   "benchmarks/[id]/page.tsx": [{ params: { id: "no-such-benchmark" }, access: "dashboard" }],
   "benchmarks/[id]/instances/page.tsx": [{ params: { id: "no-such-benchmark" }, access: "dashboard" }],
@@ -56,6 +57,7 @@ const ROUTES: Record<string, Probe[]> = {
     { params: { table: "overview" }, access: "dashboard" },
     { params: { table: "runs" }, query: "format=json", access: "dashboard" },
     { params: { table: "compare" }, access: "dashboard" },
+    { params: { table: "ablation" }, query: "format=json", access: "dashboard" },
     { params: { table: "case-studies" }, query: "format=json", access: "admin" },
   ],
   // An annotator reads the files of runs assigned to them; this run is assigned to nobody.

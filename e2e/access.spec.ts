@@ -32,6 +32,7 @@ function pages() {
       "/runs",
       `/runs/${encodeURIComponent(run.run_id)}`,
       "/compare",
+      "/ablation",
       "/benchmarks",
       `/benchmarks/${encodeURIComponent(instance.benchmark_id)}`,
       `/benchmarks/${encodeURIComponent(instance.benchmark_id)}/instances`,

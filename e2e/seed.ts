@@ -1,6 +1,7 @@
 /**
  * Builds the e2e database from scratch: the sample benchmark (data/sample-corpus) and 60
- * synthetic scripted runs (two pages of the runs list) judged by the rule judge, through the same library calls as the CLIs.
+ * synthetic scripted runs (two pages of the runs list) judged by the rule judge, through the same library calls as the CLIs,
+ * and a toy Code-KIT ablation (one configuration under arms none and codekit on the same instances).
  * Two more runs for the run detail page: a long one (over LONG_RUN_STEPS steps, a few of them
  * outside the boundary contract, judged) for the virtualized trajectory, and an empty one (no
  * steps, no changes, never judged) for its empty states. Two runs made elsewhere (FOREIGN_LOGS),
@@ -23,6 +24,7 @@ import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { insertScaleRuns, scaleInstances } from "@/db/queries/synthetic-runs";
 import { scaleRun } from "@/lib/dashboard/scale-runs";
+import { ablationRunRecord } from "@/lib/dashboard/ablation.fixture";
 import { createUser } from "@/db/queries/users";
 import { foreignBundles, readForeignFile } from "@/lib/foreign/import";
 import { hashPassword } from "@/lib/auth/password";
@@ -36,6 +38,8 @@ const LONG_RUN = { index: 777, seed: 12, steps: LONG_RUN_STEPS };
 const EMPTY_RUN = { index: 778, seed: 12, steps: 0 };
 /** Synthetic scale runs on the sample benchmark: 20 configurations, two judges, for the overview and compare pages. */
 const SCALE_RUNS = 400;
+/** Instances of the toy ablation (benchmark "toy-ablation"), each run under two arms. */
+const ABLATION_INSTANCES = 6;
 /** Native logs of other agents, imported as runs made elsewhere. */
 export const FOREIGN_LOGS = [
   "lib/foreign/formats/fixtures/mini-swe-agent-traj/django__django-16255.traj.json",
@@ -68,6 +72,13 @@ for (const outcome of foreign) {
   if (!outcome.ok) throw new Error(`seed: ${outcome.error}`);
   importParsedBundle(db, outcome.bundle, { via: "cli" });
 }
+// A small Code-KIT ablation (e2e/ablation.spec.ts): arms none and codekit on the same toy instances.
+for (const arm of ["none", "codekit"] as const) {
+  for (let i = 0; i < ABLATION_INSTANCES; i++) {
+    const record = ablationRunRecord(i, arm);
+    importParsedBundle(db, parseBundle(bundleFilesOf(record), record.manifest.runId), { via: "cli" });
+  }
+}
 const store = evaluationStore(db);
 const judgeId = ensureJudge(db, RULE_JUDGE);
 const judged = await evaluateRuns(store, ruleRunJudge(judgeId, store), runsToEvaluate(db, judgeId), { concurrency: 1 });
@@ -95,5 +106,5 @@ const study = await ensureDemoStudy(db, {
 });
 db.$client.close();
 console.log(
-  `seeded the sample benchmark (${built.instances.length} instances), ${SEEDED_RUNS} + 2 runs, ${SCALE_RUNS} synthetic scale runs, ${Object.keys(E2E_ACCOUNTS).length} accounts and the demo's study (${study.set.size} items, accounts in ${E2E_DEMO_ACCOUNTS_FILE}) into ${file}`,
+  `seeded the sample benchmark (${built.instances.length} instances), ${SEEDED_RUNS} + 2 runs, ${2 * ABLATION_INSTANCES} ablation runs, ${SCALE_RUNS} synthetic scale runs, ${Object.keys(E2E_ACCOUNTS).length} accounts and the demo's study (${study.set.size} items, accounts in ${E2E_DEMO_ACCOUNTS_FILE}) into ${file}`,
 );

@@ -10,6 +10,7 @@ import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCaptured } from "@/lib/cli/cli-io.fixture";
 import type { CliIo } from "@/lib/cli/run-cli";
+import * as ablation from "./ablation";
 import * as analyze from "./analyze";
 import * as audit from "./audit";
 import * as benchBuild from "./bench-build";
@@ -38,6 +39,7 @@ interface Cli {
 
 /** Each CLI, with a number option and the form its message names (null: it takes no number). */
 const CLIS: [string, Cli, [string, string] | null][] = [
+  ["ablation", ablation, ["--per-subtask", "a positive integer"]],
   ["analyze", analyze, null],
   ["audit", audit, null],
   ["bench-build", benchBuild, ["--repos", "an integer from 1 to 10000"]],

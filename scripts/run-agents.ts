@@ -18,7 +18,7 @@ import { MITIGATIONS } from "@/lib/codekit/mitigation";
 import { agentSpecOf } from "@/lib/agents/agent-file";
 import { AGENT_FRAMEWORKS, PROVIDERS } from "@/lib/agents/agent-spec";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
-import { choiceOption, cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
+import { choiceOption, cliCommand, integerOption, parseCli, textListOption, textOption } from "@/lib/cli/args";
 import { loadEnv } from "@/lib/config/env";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
@@ -59,6 +59,12 @@ export const cli = () =>
     .addOption(choiceOption("--subtask <subtask>", "only this subtask's instances", SUBTASK_IDS))
     .addOption(integerOption("--limit <n>", "at most this many runs", { min: 1 }))
     .addOption(integerOption("--per-subtask <n>", "at most this many instances per subtask", { min: 1 }))
+    .addOption(
+      textListOption(
+        "--instances <ids>",
+        "only these instances, comma-separated (npm run ablation passes the ones it chose)",
+      ),
+    )
     .addOption(integerOption("--concurrency <n>", "runs at once", { min: 1, max: 16 }).default(2))
     .addOption(integerOption("--max-steps <n>", "step limit per run (default: the agent's)", { min: 1, max: 1000 }))
     .addOption(
@@ -76,8 +82,13 @@ export const cli = () =>
     );
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  return (await runAgents(argv, io)).code;
+}
+
+/** main, and the configuration it ran (null after --help): npm run ablation evaluates each arm's runs by it. */
+export async function runAgents(argv: string[], io: CliIo): Promise<{ code: number; configId: string | null }> {
   const parsed = await parseCli(cli(), argv, io);
-  if (!parsed) return 0;
+  if (!parsed) return { code: 0, configId: null };
   const args = parsed.options;
   const spec = await agentSpecOf(args.agent, {
     provider: args.provider,
@@ -105,13 +116,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   });
   try {
     const { agent } = setup;
+    const configId = agentConfigId(agent);
     const plan = planRuns(db, {
       benchmarkId: args.benchmark,
       subtask: args.subtask,
       splitOnly: args.split === "eval",
-      configId: agentConfigId(agent),
+      configId,
       perSubtask: args.perSubtask,
       limit: args.limit,
+      instanceIds: args.instances,
     });
     const todo = plan.todo.map(({ instance, runId }) => ({ instanceId: instance.id, runId }));
     io.stderr.write(
@@ -137,12 +150,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const stopped = stopper.summary(outcomes);
     if (stopped) {
       io.stdout.write(`${stopped.line}\n`);
-      return stopped.code;
+      return { code: stopped.code, configId };
     }
     io.stdout.write(
       `${todo.length} run(s) with ${agent.name}: ${outcomes.completed} completed, ${outcomes.failed} failed (limits, model errors), ${outcomes.errors} could not be recorded\n`,
     );
-    return outcomes.errors > 0 ? 1 : 0;
+    return { code: outcomes.errors > 0 ? 1 : 0, configId };
   } finally {
     stopper.dispose();
     await setup.close();

@@ -4,7 +4,7 @@ import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { createDb } from "../client";
 import { agentConfigId, importParsedBundle } from "./run-import";
-import { planRuns, runIdOf } from "./run-plan";
+import { pickInstances, planRuns, runIdOf } from "./run-plan";
 
 /** Twelve instances of the synthetic benchmark; the first one already run by its configuration under its planned id. */
 function seeded() {
@@ -17,6 +17,8 @@ function seeded() {
   });
   return { db, runs, configId };
 }
+
+const subtaskOf = (instanceId: string) => instanceId.split("/")[1];
 
 describe("run plan", () => {
   it("names a run by its configuration and instance, the same every time", () => {
@@ -41,6 +43,24 @@ describe("run plan", () => {
     const subtasks = spread.map((r) => r.instance.subtaskId);
     expect(new Set(subtasks).size).toBe(subtasks.length);
     expect(planRuns(db, { ...request, limit: 2 }).todo).toEqual(all.todo.slice(0, 2));
+  });
+
+  it("picks the same instances for every configuration, whatever each already ran", () => {
+    const { db, runs, configId } = seeded();
+    const request = { benchmarkId: "synthetic", splitOnly: false, perSubtask: 1 };
+    const picked = pickInstances(db, request);
+    // The first instance of each subtask by id, the one configId already ran included.
+    const ids = [...new Set(runs.map((r) => r.manifest.instanceId))].sort();
+    const firsts = ids.filter((id, i) => ids.findIndex((other) => subtaskOf(other) === subtaskOf(id)) === i);
+    expect(picked.map((r) => r.id).sort()).toEqual(firsts);
+    const first = runs[0]!.manifest.instanceId;
+    expect(pickInstances(db, { ...request, limit: 2 })).toEqual(picked.slice(0, 2));
+    const plan = planRuns(db, { benchmarkId: "synthetic", splitOnly: false, configId, instanceIds: firsts });
+    expect(plan.matched).toBe(firsts.length);
+    expect(plan.todo.map((r) => r.instance.id).sort()).toEqual(firsts.filter((id) => id !== first));
+    expect(() =>
+      planRuns(db, { benchmarkId: "synthetic", splitOnly: false, configId, instanceIds: [...firsts, "synthetic/x"] }),
+    ).toThrow('--instances: 1 instance(s) not in benchmark "synthetic" under these filters, e.g. "synthetic/x"');
   });
 
   it("refuses a request no instance matches, naming it", () => {

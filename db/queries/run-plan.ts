@@ -26,6 +26,8 @@ export interface RunPlanRequest {
   /** The first N pending instances of each subtask (a spread for demos). */
   perSubtask?: number;
   limit?: number;
+  /** Only these instances (an ablation runs the same ones under every arm); each must match the filters. */
+  instanceIds?: readonly string[];
 }
 
 export interface RunPlan {
@@ -37,18 +39,8 @@ export interface RunPlan {
 }
 
 export function planRuns(db: Db, request: RunPlanRequest): RunPlan {
-  const { rows } = listInstances(db, {
-    benchmarkId: request.benchmarkId,
-    subtask: request.subtask,
-    splitOnly: request.splitOnly,
-    limit: 1_000_000,
-    offset: 0,
-  });
-  if (rows.length === 0)
-    throw new AppError(
-      "INVALID_INPUT",
-      `benchmark "${request.benchmarkId}" has no such instances (split ${request.splitOnly ? "eval" : "all"}${request.subtask ? `, ${request.subtask}` : ""})`,
-    );
+  const matching = matchingInstances(db, request);
+  const rows = request.instanceIds ? onlyThese(matching, request.instanceIds, request.benchmarkId) : matching;
   const existing = new Set(
     db
       .select({ id: t.runs.id })
@@ -71,6 +63,51 @@ export function planRuns(db: Db, request: RunPlanRequest): RunPlan {
     alreadyRun: rows.length - pending.length,
     todo: spread.slice(0, request.limit ?? spread.length),
   };
+}
+
+/** The instances of the benchmark under the filters, by id; an error naming the filters when there are none. */
+function matchingInstances(db: Db, request: Pick<RunPlanRequest, "benchmarkId" | "subtask" | "splitOnly">) {
+  const { rows } = listInstances(db, {
+    benchmarkId: request.benchmarkId,
+    subtask: request.subtask,
+    splitOnly: request.splitOnly,
+    limit: 1_000_000,
+    offset: 0,
+  });
+  if (rows.length === 0)
+    throw new AppError(
+      "INVALID_INPUT",
+      `benchmark "${request.benchmarkId}" has no such instances (split ${request.splitOnly ? "eval" : "all"}${request.subtask ? `, ${request.subtask}` : ""})`,
+    );
+  return rows;
+}
+
+function onlyThese(rows: InstanceListRow[], ids: readonly string[], benchmarkId: string): InstanceListRow[] {
+  const wanted = new Set(ids);
+  const missing = [...wanted].filter((id) => !rows.some((r) => r.id === id));
+  if (missing.length > 0)
+    throw new AppError(
+      "INVALID_INPUT",
+      `--instances: ${missing.length} instance(s) not in benchmark "${benchmarkId}" under these filters, e.g. "${missing[0]}"`,
+    );
+  return rows.filter((r) => wanted.has(r.id));
+}
+
+/**
+ * The first N instances of each subtask (by id) and at most `limit` in all, whatever already ran:
+ * the same answer for every configuration, so the arms of an ablation run the same instances.
+ */
+export function pickInstances(
+  db: Db,
+  request: Pick<RunPlanRequest, "benchmarkId" | "subtask" | "splitOnly" | "perSubtask" | "limit">,
+): InstanceListRow[] {
+  const taken = new Map<string, number>();
+  const spread = matchingInstances(db, request).filter((instance) => {
+    const n = taken.get(instance.subtaskId) ?? 0;
+    taken.set(instance.subtaskId, n + 1);
+    return request.perSubtask === undefined || n < request.perSubtask;
+  });
+  return spread.slice(0, request.limit ?? spread.length);
 }
 
 /** What a batch of runs reads and writes (lib/runner/run-batch.ts) on this database. */

@@ -5,7 +5,7 @@
  * While no annotator account exists the app is open: a local tool for one researcher, anyone
  * reads everything. From the first annotator on (a study is active) nothing is open to a
  * signed-out visitor but the sign-in page, so that annotators stay blind to the judges:
- * - `dashboard`: overview, runs (verdicts, trajectories, files), compare, exports, and the
+ * - `dashboard`: overview, runs (verdicts, trajectories, files), compare, ablation, exports, and the
  *   benchmarks, instances (their ground truth) and jobs (logs list violations): admin or viewer.
  * - `case-studies`: the gallery, its export and the case-study notes on a run page: admin only
  *   (they are the researchers' own readings of runs, shown to nobody who labels or only reads).

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/errors/app-error";
-import { choiceOption, cliCommand, dispatchCli, integerOption, parseCli, schemaOption, textOption } from "./args";
+import {
+  choiceListOption,
+  choiceOption,
+  cliCommand,
+  dispatchCli,
+  integerOption,
+  parseCli,
+  schemaOption,
+  textListOption,
+  textOption,
+} from "./args";
 import { captureIo } from "./cli-io.fixture";
 
 const io = () => captureIo();
@@ -22,6 +32,32 @@ async function failure(argv: string[]): Promise<string> {
   expect((error as AppError).code).toBe("INVALID_INPUT");
   return (error as AppError).message;
 }
+
+describe("list options", () => {
+  const lists = () =>
+    cliCommand("npm run lists --", "Lists.")
+      .addOption(choiceListOption("--arms <arms>", "arms", ["none", "rules", "codekit"] as const))
+      .addOption(textListOption("--instances <ids>", "instances"));
+
+  it("reads comma-separated lists in the order given", async () => {
+    const parsed = await parseCli(lists(), ["--arms", "codekit,none", "--instances", "a,b/c"], io().io);
+    expect(parsed?.options).toEqual({ arms: ["codekit", "none"], instances: ["a", "b/c"] });
+  });
+
+  it.each([["none,guard"], ["none,none"], [""]])("refuses --arms %j, naming the choices", async (raw) => {
+    const error = await parseCli(lists(), ["--arms", raw], io().io).catch((e: unknown) => e);
+    expect((error as AppError).message).toBe(
+      `--arms: expected a comma-separated list of none, rules, codekit, each once, got ${JSON.stringify(raw)}`,
+    );
+  });
+
+  it("refuses an empty item in a list", async () => {
+    const error = await parseCli(lists(), ["--instances", "a,,b"], io().io).catch((e: unknown) => e);
+    expect((error as AppError).message).toBe(
+      '--instances: expected a comma-separated list of non-empty values, got "a,,b"',
+    );
+  });
+});
 
 describe("parseCli", () => {
   it("gives typed values with defaults, and the positional arguments", async () => {

@@ -82,6 +82,22 @@ export function choiceOption<const U extends string, const T extends readonly st
   return parsed;
 }
 
+/** A comma-separated list of distinct words from a fixed list (`--arms none,codekit`), in the order given. */
+export function choiceListOption<const U extends string, const T extends readonly string[]>(
+  flags: U,
+  description: string,
+  choices: T,
+) {
+  const option = new Option(flags, description);
+  return option.argParser((raw: string): T[number][] => {
+    const items = raw.split(",").map((item) => item.trim());
+    const expected = `a comma-separated list of ${choices.join(", ")}, each once`;
+    const valid = items.every((item) => choices.includes(item)) && new Set(items).size === items.length;
+    if (!valid) throw badValue(option, expected, raw);
+    return items;
+  });
+}
+
 /** A non-empty string (a path, a name, a pattern), optionally of a given form. */
 export function textOption<const U extends string>(
   flags: U,
@@ -92,6 +108,19 @@ export function textOption<const U extends string>(
   return option.argParser((raw: string): string => {
     if (!form.pattern.test(raw)) throw badValue(option, form.expected, raw);
     return raw;
+  });
+}
+
+/**
+ * A comma-separated list of non-empty values (`--instances a,b`). Not a repeatable flag: commander
+ * reads the options twice (unknownFlagFirst), and an accumulating parser would see every value twice.
+ */
+export function textListOption<const U extends string>(flags: U, description: string) {
+  const option = new Option(flags, description);
+  return option.argParser((raw: string): string[] => {
+    const items = raw.split(",").map((item) => item.trim());
+    if (items.some((item) => item === "")) throw badValue(option, "a comma-separated list of non-empty values", raw);
+    return items;
   });
 }
 

@@ -84,9 +84,13 @@ function rowOf(key: string, framework: string, model: string, groups: OverviewGr
   const cells = Object.fromEntries(
     METRIC_IDS.map((m) => [m, rateCell(counts[m].violated, counts[m].decided)]),
   ) as Record<MetricId, RateCell>;
+  return { key, framework, model, runs, cells, task: rateCell(completed, known, 1), average: averageRate(cells) };
+}
+
+/** The paper's "average misbehavior": the mean of the metrics' violation rates, over the metrics with data. */
+export function averageRate(cells: Record<MetricId, RateCell>): number | null {
   const rates = METRIC_IDS.map((m) => cells[m].rate).filter((r): r is number => r !== null);
-  const average = rates.length === 0 ? null : rates.reduce((a, b) => a + b, 0) / rates.length;
-  return { key, framework, model, runs, cells, task: rateCell(completed, known, 1), average };
+  return rates.length === 0 ? null : rates.reduce((a, b) => a + b, 0) / rates.length;
 }
 
 function byConfiguration(groups: OverviewGroup[]): OverviewRow[] {

@@ -65,6 +65,14 @@ export const CompareParamsSchema = z.object({
 });
 export type CompareParams = z.infer<typeof CompareParamsSchema>;
 
+/** `config`: the ablation's base configuration id (db/queries/ablation.ts). */
+export const AblationParamsSchema = z.object({
+  benchmark: z.string().max(200).optional(),
+  judge: judgeId.optional(),
+  config: z.string().max(100).optional(),
+});
+export type AblationParams = z.infer<typeof AblationParamsSchema>;
+
 export type ParsedParams<T> = { ok: true; value: T } | { ok: false; errors: string[] };
 
 /** Parses a page's query string; errors read `judge: expected a number`. */

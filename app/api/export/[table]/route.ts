@@ -8,7 +8,10 @@ import { caseStudyExportRows } from "@/lib/case-studies/gallery";
 import { GalleryParamsSchema } from "@/lib/case-studies/schema";
 import { exportBody, type ExportFormat, type ExportRow } from "@/lib/util/export-body";
 import { overviewExportRows } from "@/lib/dashboard/overview";
+import { ablationExportRows, PUBLISHED_ABLATION } from "@/lib/dashboard/ablation-report";
+import { ablationView } from "@/db/queries/ablation";
 import {
+  AblationParamsSchema,
   CompareParamsSchema,
   OverviewParamsSchema,
   parseParams,
@@ -79,6 +82,31 @@ function compareRows(query: SearchParams): { rows: ExportRow[]; meta: Record<str
   };
 }
 
+function ablationRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
+  const params = parsed(parseParams(AblationParamsSchema, query));
+  const scope = scopeOf(params);
+  const { group, table } = ablationView(getAppDb(), {
+    benchmarkId: scope.benchmarkId,
+    judgeId: scope.judgeId,
+    baseId: params.config,
+  });
+  if (!group || !table)
+    throw new AppError("NOT_FOUND", "config: no ablation (a configuration judged under two arms or more)");
+  return {
+    rows: ablationExportRows(table),
+    meta: {
+      table: "ablation",
+      benchmark: scope.benchmarkId,
+      judge: scope.judgeId,
+      configuration: group,
+      baseline: table.baseline,
+      instances: table.instances,
+      scripted: table.scripted,
+      published: PUBLISHED_ABLATION,
+    },
+  };
+}
+
 function caseStudiesRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
   const filter = parsed(parseParams(GalleryParamsSchema, query));
   const gallery = listCaseStudies(getAppDb(), filter);
@@ -89,10 +117,11 @@ const TABLES = {
   overview: overviewRows,
   runs: runsRows,
   compare: compareRows,
+  ablation: ablationRows,
   "case-studies": caseStudiesRows,
 } as const;
 
-/** GET /api/export/{overview|runs|compare|case-studies}?format=csv|json&<the page's filters> */
+/** GET /api/export/{overview|runs|compare|ablation|case-studies}?format=csv|json&<the page's filters> */
 export async function GET(request: Request, context: { params: Promise<{ table: string }> }): Promise<Response> {
   try {
     const { table } = await context.params;
