@@ -31,6 +31,7 @@ export async function smokeCheck(url: string, dbFile: string, say: (line: string
     await page("/runs", admin, "runs-table", "the runs table", 60_000);
     await page("/benchmarks/sample", admin, "subtasks-table", "the subtask table");
     await page("/overview", admin, "overview-table-", "its tables");
+    await page("/ablation?benchmark=sample", admin, "ablation-table", "the ablation table");
     const queue = await page("/annotate", annotator, "resume", `${annotatorName}'s queue`);
     if (!queue.includes(DEMO_SET_NAME)) throw new AppError("INTERNAL", `/annotate does not list "${DEMO_SET_NAME}"`);
     await page("/login", null, "login-form", "its form");
@@ -39,7 +40,7 @@ export async function smokeCheck(url: string, dbFile: string, say: (line: string
     db.$client.close();
   }
   say(
-    `smoke check: ${url}/overview, ${url}/runs and ${url}/benchmarks/sample answer the admin with their tables, ${url}/annotate shows ${annotatorName} the "${DEMO_SET_NAME}" set, ${url}/login has its form`,
+    `smoke check: ${url}/overview, ${url}/ablation, ${url}/runs and ${url}/benchmarks/sample answer the admin with their tables, ${url}/annotate shows ${annotatorName} the "${DEMO_SET_NAME}" set, ${url}/login has its form`,
   );
 }
 

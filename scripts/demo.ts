@@ -46,6 +46,7 @@ import { DEMO_SET_SIZE, ensureDemoStudy } from "./demo-study";
 import { smokeCheck } from "./demo-smoke";
 import { main as ingest } from "./ingest";
 import { main as runAgents } from "./run-agents";
+import { main as ablation } from "./ablation";
 import { ensureSystemPackages } from "./setup";
 import { ensureAdmin } from "./users";
 
@@ -70,6 +71,10 @@ export const cli = () =>
 
 const DEMO_DIR = "data/demo";
 
+/** The demo's ablation: the study's four arms, one instance per subtask (docs/ablation.md). */
+const DEMO_ABLATION_ARMS = ["none", "rules", "tools", "codekit"] as const;
+const DEMO_ABLATION_PER_SUBTASK = 1;
+
 /** The benchmark the demo builds and its agents run on; its runs make the agreement study. */
 const DEMO_BENCHMARK = "sample";
 
@@ -87,11 +92,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const dbFile = databasePathFromEnv(io.env);
 
   // Before any work: a missing sandbox would otherwise fail every agent run of stage 3.
-  say(`[0/8] system packages`);
+  say(`[0/9] system packages`);
   const installed = await ensureSystemPackages("demo", io);
   say(installed.length > 0 ? `      installed ${installed.map((p) => p.apt).join(", ")}` : "      all present");
 
-  say(`[1/8] database: ${dbFile}`);
+  say(`[1/9] database: ${dbFile}`);
   const db = createDb(dbFile);
   const admin = await ensureAdmin(db, { username: "admin", passwordFile: DEMO_ACCOUNTS_FILE });
   say(
@@ -100,7 +105,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       : `      an admin account exists: left alone (npm run users -- list)`,
   );
 
-  say(`[2/8] sample benchmark from ${SAMPLE_CORPUS_DIR}`);
+  say(`[2/9] sample benchmark from ${SAMPLE_CORPUS_DIR}`);
   const built = await buildSampleBenchmark();
   if (built.mismatches.length > 0)
     throw new AppError("INTERNAL", `sample corpus mismatch: ${JSON.stringify(built.mismatches[0])}`);
@@ -115,7 +120,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   db.$client.close();
 
   say(
-    `[3/8] run agents: both built-in agents on ${args.perSubtask} instances per subtask, with a local scripted model`,
+    `[3/9] run agents: both built-in agents on ${args.perSubtask} instances per subtask, with a local scripted model`,
   );
   for (const agent of ["file-tools", "terminal-editor"]) {
     const argv = ["--benchmark", DEMO_BENCHMARK, "--agent", agent, "--mock", "--per-subtask", String(args.perSubtask)];
@@ -123,7 +128,18 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (code !== 0) throw new AppError("INTERNAL", `run-agents ${argv.join(" ")} failed with exit code ${code}`);
   }
 
-  say(`[4/8] import runs made elsewhere: ${args.runs} synthetic scripted bundles written to ${DEMO_DIR}/bundles`);
+  say(
+    `[4/9] Code-KIT ablation: file-tools under ${DEMO_ABLATION_ARMS.join(", ")} on ${DEMO_ABLATION_PER_SUBTASK} instance per subtask (scripted: the script, not the arm, decides the effect)`,
+  );
+  const ablationArgv = [
+    ...["--benchmark", DEMO_BENCHMARK, "--agent", "file-tools", "--mock"],
+    ...["--arms", DEMO_ABLATION_ARMS.join(","), "--per-subtask", String(DEMO_ABLATION_PER_SUBTASK)],
+  ];
+  const ablated = await ablation(ablationArgv, io);
+  if (ablated !== 0)
+    throw new AppError("INTERNAL", `ablation ${ablationArgv.join(" ")} failed with exit code ${ablated}`);
+
+  say(`[5/9] import runs made elsewhere: ${args.runs} synthetic scripted bundles written to ${DEMO_DIR}/bundles`);
   const bundleDir = path.join(DEMO_DIR, "bundles");
   for (let i = 0; i < args.runs; i++) {
     const dir = path.join(bundleDir, `run-${String(i).padStart(4, "0")}`);
@@ -141,7 +157,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (foreign !== 0) throw new AppError("INTERNAL", `ingest of the native logs failed with exit code ${foreign}`);
 
   say(
-    `[5/8] evaluate: task completion, the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol); both judges checked against the scripted runs' known misbehaviors`,
+    `[6/9] evaluate: task completion, the rule judge, then the LLM judge (a local scripted model speaking Gemini's protocol); both judges checked against the scripted runs' known misbehaviors`,
   );
   // Task completion first: both judges read the stored check as evidence (Instruction Following of a move).
   for (const argv of [["--task-checks"], [], ["--judge", "gemini", "--mock"]]) {
@@ -156,16 +172,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (code !== 0) throw new AppError("INTERNAL", `judge-check ${argv.join(" ")} failed with exit code ${code}`);
   }
 
-  say(`[6/8] agreement study: annotator and viewer accounts, a ${DEMO_SET_SIZE}-run set over the judges above`);
+  say(`[7/9] agreement study: annotator and viewer accounts, a ${DEMO_SET_SIZE}-run set over the judges above`);
   await prepareStudy(dbFile, say);
 
-  say(`[7/8] build the dashboard (next build)`);
+  say(`[8/9] build the dashboard (next build)`);
   const env = { ...io.env, NEXT_TELEMETRY_DISABLED: "1", STUDIO_DB: dbFile };
   const build = spawnSync("npx", ["next", "build"], { stdio: "inherit", env });
   if (build.status !== 0) throw new AppError("INTERNAL", `next build failed with exit code ${build.status}`);
 
   const url = `http://127.0.0.1:${args.port}`;
-  say(`[8/8] serve: ${url}  (Ctrl-C to stop)`);
+  say(`[9/9] serve: ${url}  (Ctrl-C to stop)`);
   const services = demoServices(env, args.port, args.smoke ? "ignore" : "inherit");
   if (!args.smoke)
     return serveUntilStopped(services, { graceMs: SERVICE_GRACE_MS, onStop: (why) => say(`stopping: ${why}`) });
