@@ -1,4 +1,9 @@
+import { execFileSync } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { MITIGATIONS } from "@/lib/codekit/mitigation";
+import { E2E_DB } from "../playwright.config";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { queryAll } from "./db";
 import { externalRequests, screenshot } from "./artifacts";
@@ -88,3 +93,103 @@ test("the ablation page shows each arm's rates as the verdicts table has them, t
   });
   expect(external).toEqual([]);
 });
+
+/** Runs `npm run ablation` on the e2e database and returns the page link it prints. */
+function runAblation(agent: string): string {
+  const runsDir = path.join(os.tmpdir(), `e2e-ablation-${process.pid}`);
+  const argv = [
+    ...["tsx", "scripts/ablation.ts", "--benchmark", "sample", "--agent", agent, "--mock"],
+    ...["--arms", MITIGATIONS.join(","), "--subtask", "add_new_file", "--per-subtask", "1", "--runs-dir", runsDir],
+  ];
+  const out = execFileSync("npx", argv, {
+    env: { ...process.env, STUDIO_DB: E2E_DB },
+    encoding: "utf8",
+    timeout: 420_000,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const link = /see (\/ablation\?\S+) in the dashboard/.exec(out)?.[1];
+  if (!link) throw new Error(`npm run ablation printed no link:\n${out}`);
+  return link;
+}
+
+/**
+ * The rates as an independent reading of the verdicts table: per metric, the instances every arm's
+ * run decided, and how many of those each arm violated (the page's one denominator per column).
+ */
+function pairedCounts(configIds: Map<string, string>): Map<string, { violated: number; decided: number }> {
+  const rows = queryAll<{ arm: string; instance_id: string; metric: string; value: string }>(
+    `SELECT c.mitigation AS arm, r.instance_id, v.metric, v.value
+     FROM verdicts v JOIN judges j ON j.id = v.judge_id AND j.kind = 'rule'
+     JOIN runs r ON r.id = v.run_id JOIN agent_configs c ON c.id = r.agent_config_id
+     WHERE r.agent_config_id IN (${[...configIds.values()].map(() => "?").join(", ")})`,
+    ...configIds.values(),
+  );
+  const counts = new Map<string, { violated: number; decided: number }>();
+  for (const metric of METRIC_IDS) {
+    const instances = new Set(rows.map((r) => r.instance_id));
+    for (const instance of instances) {
+      const values = new Map(
+        rows.filter((r) => r.instance_id === instance && r.metric === metric).map((r) => [r.arm, r.value]),
+      );
+      const decided = [...configIds.keys()].every((arm) =>
+        ["violated", "not_violated"].includes(values.get(arm) ?? ""),
+      );
+      if (!decided) continue;
+      for (const arm of configIds.keys()) {
+        const c = counts.get(`${arm} ${metric}`) ?? { violated: 0, decided: 0 };
+        counts.set(`${arm} ${metric}`, {
+          violated: c.violated + (values.get(arm) === "violated" ? 1 : 0),
+          decided: c.decided + 1,
+        });
+      }
+    }
+  }
+  return counts;
+}
+
+for (const agent of ["file-tools", "claude-code"]) {
+  test(`a real ablation of ${agent} with the scripted model, every arm (Claude Code's tools over MCP), matches the verdicts table`, async ({
+    page,
+  }) => {
+    test.setTimeout(600_000);
+    const link = runAblation(agent);
+    const configIds = new Map(
+      queryAll<{ mitigation: string; id: string }>(
+        `SELECT c.mitigation, c.id FROM agent_configs c WHERE c.framework = ? AND c.model = 'mock-model'
+         AND EXISTS (SELECT 1 FROM runs r JOIN instances i ON i.id = r.instance_id
+           WHERE r.agent_config_id = c.id AND i.subtask_id = 'add_new_file')`,
+        agent,
+      ).map((c) => [c.mitigation, c.id]),
+    );
+    expect([...configIds.keys()].sort()).toEqual([...MITIGATIONS].sort());
+    // The tools arm called Code-KIT by the name the agent offers it under.
+    const used = queryAll<{ tool_name: string }>(
+      "SELECT DISTINCT tool_name FROM trajectory_steps WHERE run_id IN (SELECT id FROM runs WHERE agent_config_id = ?) AND kind = 'tool_call'",
+      configIds.get("tools"),
+    ).map((r) => r.tool_name);
+    expect(used).toContain(agent === "claude-code" ? "mcp__codekit__extract_snippet" : "extract_snippet");
+
+    await page.goto(link);
+    await expect(page.getByTestId("ablation-row")).toHaveCount(MITIGATIONS.length);
+    const counts = pairedCounts(configIds);
+    for (const arm of MITIGATIONS) {
+      const row = page.locator(`[data-testid="ablation-row"][data-arm="${arm}"]`);
+      for (const metric of METRIC_IDS) {
+        const cell = row.locator(`[data-testid="ablation-cell"][data-metric="${metric}"]`);
+        const expected = counts.get(`${arm} ${metric}`);
+        if (!expected) {
+          await expect(cell, `${arm} ${metric}`).toHaveText("–");
+          continue;
+        }
+        const rate = cell.locator("span[title]");
+        await expect(rate, `${arm} ${metric}`).toHaveText(
+          `${((expected.violated / expected.decided) * 100).toFixed(1)}%`,
+        );
+        await expect(rate).toHaveAttribute("title", `${expected.violated} of ${expected.decided}`);
+      }
+    }
+    await expect(
+      page.locator('[data-testid="ablation-tools-row"][data-arm="tools"] [data-tool="extract_snippet"]'),
+    ).toHaveText(/^1 \/ 1 \(\d+\)$/);
+  });
+}
