@@ -25,7 +25,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The columns of `table` in today's schema that the database does not have yet (nullable ones, added later). */
+/** The columns of `table` in today's schema that the database does not have yet (added later). */
 function laterColumns(sqlite: Database.Database, table: string, columns: Record<string, { name: string }>): string[] {
   const present = new Set(
     (sqlite.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
@@ -199,12 +199,18 @@ describe("migration 0006 on a database built before it", () => {
     expect(sqlite.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'metric_bits'").get()).toEqual({
       n: 0,
     });
-    // The seeding code writes today's runs table: the columns later migrations add are there while
-    // it runs, and dropped again, so the file is a database of before 0006 holding runs.
-    const later = laterColumns(sqlite, "runs", getTableColumns(schema.runs));
-    for (const column of later) sqlite.exec(`ALTER TABLE runs ADD ${column} text`);
+    // The seeding code writes today's runs and agent_configs tables: the columns later migrations
+    // add are there while it runs, and dropped again, so the file is a database of before 0006 holding runs.
+    const later = [
+      ...laterColumns(sqlite, "runs", getTableColumns(schema.runs)).map((column) => ["runs", column]),
+      ...laterColumns(sqlite, "agent_configs", getTableColumns(schema.agentConfigs)).map((column) => [
+        "agent_configs",
+        column,
+      ]),
+    ];
+    for (const [table, column] of later) sqlite.exec(`ALTER TABLE ${table} ADD ${column} text`);
     await seedScaleRuns(old, 60);
-    for (const column of later) sqlite.exec(`ALTER TABLE runs DROP COLUMN ${column}`);
+    for (const [table, column] of later) sqlite.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
     const before = dashboardNumbers(old);
     expect(before.masks.length).toBe(120);
     expect(before.disagreements.some((r) => (r as { disagreement_mask: number }).disagreement_mask !== 0)).toBe(true);
