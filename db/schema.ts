@@ -125,7 +125,7 @@ export const agentConfigs = sqliteTable("agent_configs", {
   limits: text("limits", { mode: "json" }).notNull(),
   options: text("options", { mode: "json" }).notNull(),
   /** The mitigation arm (lib/codekit/mitigation.ts): `options.mitigation`, `none` when absent. */
-  mitigation: text("mitigation").notNull().default("none"),
+  mitigation: text("mitigation").$type<Mitigation>().notNull().default("none"),
   createdAt: createdAt(),
 });
 

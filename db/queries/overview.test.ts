@@ -106,6 +106,10 @@ describe("overview and compare queries", () => {
   it("pairs two configurations on the instances both ran, the latest run of each", () => {
     const configs = configOptions(db, "synthetic", scope.judgeId!);
     expect(configs.length).toBe(20);
+    expect(configs.filter((c) => c.mitigation === "codekit").map((c) => c.name)).toEqual([
+      "openhands+code-kit",
+      "smolagents+code-kit",
+    ]);
     const pairs = pairedRuns(db, {
       benchmarkId: "synthetic",
       judgeId: scope.judgeId!,
