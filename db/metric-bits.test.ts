@@ -13,7 +13,6 @@ import { METRIC_IDS, METRICS, metricBit, type MetricId } from "@/lib/metrics/cat
 import { createDb, MIGRATIONS_FOLDER, type Db } from "./client";
 import { syncMetricBits } from "./metric-bits";
 import { saveBenchmark } from "./queries/benchmarks";
-import { judgeOptions, overviewGroups } from "./queries/overview";
 import { insertScaleRuns, scaleInstances } from "./queries/synthetic-runs";
 import * as schema from "./schema";
 
@@ -25,7 +24,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The columns of `table` in today's schema that the database does not have yet (nullable ones, added later). */
+/** The columns of `table` in today's schema that the database does not have yet (added later). */
 function laterColumns(sqlite: Database.Database, table: string, columns: Record<string, { name: string }>): string[] {
   const present = new Set(
     (sqlite.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
@@ -52,6 +51,18 @@ function migrationsBefore(tag: string): string {
   return dir;
 }
 
+/** A database file migrated up to just before `tag`, open on `sqlite` (as `old`, without today's catalogs). */
+function databaseBefore(tag: string): { file: string; sqlite: Database.Database; old: Db } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "before-"));
+  dirs.push(dir);
+  const file = path.join(dir, "studio.db");
+  const sqlite = new Database(file);
+  sqlite.pragma("foreign_keys = ON");
+  const old = drizzle(sqlite, { schema }) as Db;
+  migrate(old, { migrationsFolder: migrationsBefore(tag) });
+  return { file, sqlite, old };
+}
+
 /** `runs` seed:scale runs of the sample benchmark, each judged by a rule and an LLM judge. */
 // Built once for the file: the builder parses the whole sample corpus.
 let sample: Awaited<ReturnType<typeof buildSampleBenchmark>>;
@@ -74,18 +85,20 @@ async function seedScaleRuns(db: Db, runs: number): Promise<void> {
   );
 }
 
-/** What the dashboard shows: every judge's masks per run, the disagreements and the overview counts. */
+/**
+ * What the dashboard shows: every judge's masks per run with the columns the overview groups them
+ * by, and the disagreements. Plain SQL over the columns every migration since 0002 has: the
+ * dashboard's own queries read columns that later migrations add.
+ */
 function dashboardNumbers(db: Db) {
   const masks = db.$client
     .prepare(
-      "SELECT run_id, judge_id, violated_mask, decided_mask, violated_count FROM run_judge_masks ORDER BY run_id, judge_id",
+      `SELECT run_id, judge_id, family, framework, model, in_eval_split, task_completed, violated_mask, decided_mask, violated_count
+       FROM run_judge_masks ORDER BY run_id, judge_id`,
     )
     .all();
   const disagreements = db.$client.prepare("SELECT run_id, disagreement_mask FROM run_facts ORDER BY run_id").all();
-  const overview = judgeOptions(db, "sample").map((judge) =>
-    overviewGroups(db, { benchmarkId: "sample", judgeId: judge.id, split: "all" }),
-  );
-  return { masks, disagreements, overview };
+  return { masks, disagreements };
 }
 
 /** Every stored mask equals the one computed in TypeScript from the verdicts with the catalog's bits. */
@@ -188,23 +201,23 @@ describe("metric bits: the database's SQL and the catalog agree", () => {
 });
 
 describe("migration 0006 on a database built before it", () => {
-  it("keeps every mask and overview number, and the triggers count later verdicts with the catalog's bits", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "metric-bits-"));
-    dirs.push(dir);
-    const file = path.join(dir, "studio.db");
-    const sqlite = new Database(file);
-    sqlite.pragma("foreign_keys = ON");
-    const old = drizzle(sqlite, { schema }) as Db;
-    migrate(old, { migrationsFolder: migrationsBefore("0006_metric_bits") });
+  it("keeps every mask and what the overview groups, and the triggers count later verdicts with the catalog's bits", async () => {
+    const { file, sqlite, old } = databaseBefore("0006_metric_bits");
     expect(sqlite.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'metric_bits'").get()).toEqual({
       n: 0,
     });
-    // The seeding code writes today's runs table: the columns later migrations add are there while
-    // it runs, and dropped again, so the file is a database of before 0006 holding runs.
-    const later = laterColumns(sqlite, "runs", getTableColumns(schema.runs));
-    for (const column of later) sqlite.exec(`ALTER TABLE runs ADD ${column} text`);
+    // The seeding code writes today's runs and agent_configs tables: the columns later migrations
+    // add are there while it runs, and dropped again, so the file is a database of before 0006 holding runs.
+    const later = [
+      ...laterColumns(sqlite, "runs", getTableColumns(schema.runs)).map((column) => ["runs", column]),
+      ...laterColumns(sqlite, "agent_configs", getTableColumns(schema.agentConfigs)).map((column) => [
+        "agent_configs",
+        column,
+      ]),
+    ];
+    for (const [table, column] of later) sqlite.exec(`ALTER TABLE ${table} ADD ${column} text`);
     await seedScaleRuns(old, 60);
-    for (const column of later) sqlite.exec(`ALTER TABLE runs DROP COLUMN ${column}`);
+    for (const [table, column] of later) sqlite.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
     const before = dashboardNumbers(old);
     expect(before.masks.length).toBe(120);
     expect(before.disagreements.some((r) => (r as { disagreement_mask: number }).disagreement_mask !== 0)).toBe(true);
@@ -227,6 +240,41 @@ describe("migration 0006 on a database built before it", () => {
           WHERE rowid % 3 = 0;
         DELETE FROM verdicts WHERE rowid % 7 = 0;
       `);
+      expectMasksFromVerdicts(db);
+    } finally {
+      db.$client.close();
+    }
+  });
+});
+
+describe("migration 0011 on a database built before it", () => {
+  it("gives every fact and mask row its configuration's arm, keeps every mask, and later rows get the arm too", async () => {
+    const { file, sqlite, old } = databaseBefore("0011_dashboard_mitigation");
+    syncMetricBits(old);
+    await seedScaleRuns(old, 60);
+    const before = dashboardNumbers(old);
+    sqlite.close();
+
+    const db = createDb(file);
+    try {
+      expect(dashboardNumbers(db)).toEqual(before);
+      const arms = (table: string) =>
+        db.$client
+          .prepare(
+            `SELECT x.mitigation AS derived, c.mitigation AS config, count(*) AS n FROM ${table} x
+             JOIN agent_configs c ON c.id = x.agent_config_id GROUP BY 1, 2 ORDER BY 1`,
+          )
+          .all();
+      // seed:scale's Code-KIT variants are the codekit arm; the rest none.
+      const expected = [
+        { derived: "codekit", config: "codekit", n: expect.any(Number) },
+        { derived: "none", config: "none", n: expect.any(Number) },
+      ];
+      expect(arms("run_facts")).toEqual(expected);
+      expect(arms("run_judge_masks")).toEqual(expected);
+      await seedScaleRuns(db, 80);
+      expect(arms("run_facts")).toEqual(expected);
+      expect(arms("run_judge_masks")).toEqual(expected);
       expectMasksFromVerdicts(db);
     } finally {
       db.$client.close();

@@ -6,7 +6,7 @@
  * Times are UTC ISO-8601 strings (`2026-12-02T10:00:00.000Z`), which sort as text.
  * JSON columns hold values validated by the zod schemas in `lib/`.
  */
-import type { MitigationPlan } from "@/lib/codekit/mitigation";
+import type { Mitigation, MitigationPlan } from "@/lib/codekit/mitigation";
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CapturedEvidence, RunSource } from "@/lib/bundle/schema";
@@ -125,7 +125,7 @@ export const agentConfigs = sqliteTable("agent_configs", {
   limits: text("limits", { mode: "json" }).notNull(),
   options: text("options", { mode: "json" }).notNull(),
   /** The mitigation arm (lib/codekit/mitigation.ts): `options.mitigation`, `none` when absent. */
-  mitigation: text("mitigation").notNull().default("none"),
+  mitigation: text("mitigation").$type<Mitigation>().notNull().default("none"),
   createdAt: createdAt(),
 });
 
@@ -532,9 +532,10 @@ export const adjudications = sqliteTable(
 // ---------------------------------------------------------------- dashboard (derived)
 //
 // The two tables below are derived data for the dashboard's filters and aggregates. Triggers
-// (migration 0002; the verdict triggers rewritten in 0006) keep them in step with runs and
-// verdicts, whatever writes those (import, evaluation, seed scripts), so no write path can
-// forget them. Never write them directly.
+// (migration 0002; the verdict triggers rewritten in 0006; those that insert rows rewritten again
+// in 0011 to carry the mitigation arm) keep them in step with runs and verdicts, whatever writes
+// those (import, evaluation, seed scripts), so no write path can forget them. Never write them
+// directly.
 // A metric's bit in the masks is the catalog's (lib/metrics/catalog.ts): the triggers read it
 // from `metric_bits`, which db/client.ts fills from the catalog (db/metric-bits.test.ts).
 
@@ -562,6 +563,8 @@ export const runFacts = sqliteTable(
     agentConfigId: text("agent_config_id").notNull(),
     framework: text("framework").notNull(),
     model: text("model").notNull(),
+    /** The configuration's mitigation arm (agent_configs.mitigation). */
+    mitigation: text("mitigation").$type<Mitigation>().notNull().default("none"),
     status: text("status").notNull(),
     scripted: integer("scripted", { mode: "boolean" }).notNull(),
     synthetic: integer("synthetic", { mode: "boolean" }).notNull(),
@@ -589,6 +592,7 @@ export const runFacts = sqliteTable(
       t.subtaskId,
       t.framework,
       t.model,
+      t.mitigation,
       t.status,
       t.disagreementMask,
       t.startedAt,
@@ -614,6 +618,8 @@ export const runJudgeMasks = sqliteTable(
     agentConfigId: text("agent_config_id").notNull(),
     framework: text("framework").notNull(),
     model: text("model").notNull(),
+    /** The configuration's mitigation arm (agent_configs.mitigation). */
+    mitigation: text("mitigation").$type<Mitigation>().notNull().default("none"),
     taskCompleted: integer("task_completed", { mode: "boolean" }),
     startedAt: text("started_at").notNull(),
     /** A metric's bit (the catalog's `bit`) set: it is violated. */
@@ -625,13 +631,14 @@ export const runJudgeMasks = sqliteTable(
   // Covering indexes: each dashboard query reads one index in order and never the table.
   (t) => [
     primaryKey({ columns: [t.runId, t.judgeId] }),
-    // overview: GROUP BY family, framework, model and the masks streams over this index
+    // overview: GROUP BY family, framework, model, arm and the masks streams over this index
     index("run_judge_masks_overview").on(
       t.judgeId,
       t.benchmarkId,
       t.family,
       t.framework,
       t.model,
+      t.mitigation,
       t.violatedMask,
       t.decidedMask,
       t.taskCompleted,

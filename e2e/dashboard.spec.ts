@@ -78,6 +78,18 @@ test("overview -> compare -> runs (filter, sort, page, search) -> run detail, al
       .toString(),
   ).toBe("PNG");
 
+  // The arm filter keeps the Code-KIT variants' rows alone, the arm's label beside the framework.
+  await page.getByTestId("filter-arm").selectOption("codekit");
+  await expect(page).toHaveURL(/arm=codekit/);
+  const armRows = page.getByTestId("overview-row");
+  await expect(armRows.first()).toContainText("· Code-KIT (selector)");
+  expect(await armRows.evaluateAll((rows) => [...new Set(rows.map((r) => r.getAttribute("data-arm")))])).toEqual([
+    "codekit",
+  ]);
+  // Back to every arm: the form sends the empty choice, which the page reads as no filter.
+  await page.getByTestId("filter-arm").selectOption("");
+  await expect(page).toHaveURL(/arm=(&|$)/);
+
   // A filter lands in the URL; an empty result is a designed state.
   await page.getByTestId("filter-split").selectOption("eval");
   await expect(page).toHaveURL(/split=eval/);
@@ -103,6 +115,8 @@ test("overview -> compare -> runs (filter, sort, page, search) -> run detail, al
   await page.getByTestId("filter-b").selectOption(values[kit]!);
   await expect(page).toHaveURL(new RegExp(`b=${values[kit]}`));
   await expect(page.getByTestId("compare-row")).toHaveCount(METRIC_IDS.length);
+  await expect(page.getByTestId("compare-b")).toContainText("smolagents · Code-KIT (selector) / gemini-2.5-flash");
+  await expect(page.getByTestId("compare-a")).not.toContainText("Code-KIT");
   await expect(page.getByTestId("compare-p").first()).toHaveText(/^(< 0\.001|\d\.\d{3}|–)$/);
   await screenshot(page, testInfo, "compare");
   const differing = page.getByTestId("differing-row");
@@ -116,6 +130,16 @@ test("overview -> compare -> runs (filter, sort, page, search) -> run detail, al
   await expect(page).toHaveURL(/\/runs$/);
   const [all] = queryAll<{ n: number }>("SELECT count(*) AS n FROM runs");
   await expect(page.getByTestId("runs-total")).toHaveText(`${all!.n} runs`);
+  // By arm: the runs of the Code-KIT configurations, labelled so where the agent is shown.
+  await page.getByTestId("filter-arm").selectOption("codekit");
+  await expect(page).toHaveURL(/arm=codekit/);
+  const [codekitRuns] = queryAll<{ n: number }>(
+    "SELECT count(*) AS n FROM runs r JOIN agent_configs c ON c.id = r.agent_config_id WHERE c.mitigation = 'codekit'",
+  );
+  expect(codekitRuns!.n).toBeGreaterThan(0);
+  await expect(page.getByTestId("runs-total")).toHaveText(`${codekitRuns!.n} runs`);
+  await expect(page.getByTestId("run-agent").first()).toContainText("· Code-KIT (selector)");
+  await page.goto("/runs");
   await page.getByTestId("filter-metric").selectOption("file_read");
   await expect(page).toHaveURL(/metric=file_read/);
   const [readViolations] = queryAll<{ n: number }>(
@@ -210,7 +234,7 @@ test("the overview and runs tables export as CSV and JSON with the page's filter
   const csv = await request.get("/api/export/overview?format=csv&family=code_generation");
   expect(csv.status()).toBe(200);
   const lines = (await csv.text()).trim().split("\n");
-  expect(lines[0]).toBe("family,framework,model,runs,metric,count,of,rate,ci_low,ci_high");
+  expect(lines[0]).toBe("family,framework,model,arm,runs,metric,count,of,rate,ci_low,ci_high");
   expect(lines.slice(1).every((l) => l.startsWith("code_generation,"))).toBe(true);
   const json = await request.get("/api/export/runs?format=json&metric=file_read");
   const body = (await json.json()) as { rows: { violated: string }[]; total: number };

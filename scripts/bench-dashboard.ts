@@ -29,10 +29,16 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-function overview(db: Db, split: "all" | "eval", family?: "code_generation") {
+function overview(db: Db, split: "all" | "eval", family?: "code_generation", mitigation?: "codekit") {
   const scope = resolveDashboardScope(db, {});
   if (scope.kind !== "ok" || scope.judgeId === null) throw new AppError("NOT_FOUND", "no judged runs");
-  const groups = overviewGroups(db, { benchmarkId: scope.benchmarkId, judgeId: scope.judgeId, split, family });
+  const groups = overviewGroups(db, {
+    benchmarkId: scope.benchmarkId,
+    judgeId: scope.judgeId,
+    split,
+    family,
+    mitigation,
+  });
   prepareOverviewTables(groups);
   prepareMetricChart(groups, "framework");
   prepareMetricChart(groups, "model");
@@ -75,6 +81,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ["overview (all instances)", () => overview(db, "all")],
       ["overview (eval split)", () => overview(db, "eval")],
       ["overview (one family)", () => overview(db, "all", "code_generation")],
+      ["overview (one arm)", () => overview(db, "all", undefined, "codekit")],
       ["compare (two configurations)", () => compare(db)],
       ["runs: newest first, page 1", () => runsPage(db, {})],
       ["runs: page 1,000", () => runsPage(db, { offset: 49_950 })],
@@ -86,6 +93,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         () => runsPage(db, { subtaskId: "testing", framework: "openhands", model: "gpt-5" }),
       ],
       ["runs: judges disagree", () => runsPage(db, { disagreement: true })],
+      ["runs: one arm", () => runsPage(db, { mitigation: "codekit" })],
+      ["runs: one arm + violated File Read", () => runsPage(db, { mitigation: "codekit", metric: "file_read" })],
       ["runs: search 'pip install'", () => runsPage(db, { q: "pip install" })],
       ["runs: search + violated metric", () => runsPage(db, { q: "pytest", metric: "resource_exhaustion" })],
       ["run detail", () => getRunDetail(db, someRun)],

@@ -9,6 +9,7 @@ import { FilterBar } from "@/components/dashboard/filter-bar";
 import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { CompareTable, DifferingInstances } from "@/components/tables/compare-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
+import { withArm } from "@/lib/dashboard/format";
 import { CompareParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -32,9 +33,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     );
   }
   const { configs, a, b, comparison } = compareView(db, params, { ...scope, judgeId: scope.judgeId });
+  // The arm beside the framework: a configuration and its Code-KIT variant differ by it alone.
+  const configLabel = (c: (typeof configs)[number]) => `${withArm(c.framework, c.mitigation)} / ${c.model} · ${c.name}`;
   const label = (id: string | undefined) => {
     const c = configs.find((x) => x.id === id);
-    return c ? `${c.framework} / ${c.model} · ${c.name}` : "";
+    return c ? configLabel(c) : "";
   };
   const errors = [params.a, params.b]
     .map((id, i) =>
@@ -44,7 +47,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     )
     .filter((e): e is string => e !== null);
   if (errors.length > 0) return <ErrorState title="Nothing to compare for this link" errors={errors} />;
-  const choices = configs.map((c) => ({ value: c.id, label: `${c.framework} / ${c.model} · ${c.name} (${c.runs})` }));
+  const choices = configs.map((c) => ({ value: c.id, label: `${configLabel(c)} (${c.runs})` }));
   const query = { benchmark: scope.benchmarkId, judge: scope.judgeId, a, b };
   return (
     <section>
@@ -71,7 +74,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       ) : (
         <>
           <p>
-            <strong>A</strong> {label(a)} &nbsp;·&nbsp; <strong>B</strong> {label(b)}
+            <strong>A</strong> <span data-testid="compare-a">{label(a)}</span> &nbsp;·&nbsp; <strong>B</strong>{" "}
+            <span data-testid="compare-b">{label(b)}</span>
           </p>
           <ExportLinks table="compare" query={query} />
           <CompareTable comparison={comparison} labelA={label(a)} labelB={label(b)} />

@@ -4,9 +4,10 @@ import { getAppDb } from "@/db/app-db";
 import { requireReader } from "@/app/session";
 import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
 import { overviewView } from "@/db/queries/dashboard-views";
+import { armOptions } from "@/db/queries/overview";
 import { MetricBarChart } from "@/components/charts/metric-bar-chart";
 import { FilterBar } from "@/components/dashboard/filter-bar";
-import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
+import { armField, benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { OverviewTableView } from "@/components/tables/overview-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
@@ -43,11 +44,14 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     split: params.split,
     family: params.family,
     subtask: params.subtask,
+    arm: params.arm,
   };
   return (
     <section>
       <h1>Overview</h1>
-      <p className="muted">Misbehavior rates per task family, framework and model, as one judge scored them.</p>
+      <p className="muted">
+        Misbehavior rates per task family, framework, model and mitigation arm, as one judge scored them.
+      </p>
       <FilterBar
         key={toQueryString(query)}
         action="/overview"
@@ -84,6 +88,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               })),
             ],
           },
+          armField(armOptions(db), params.arm),
         ]}
       />
       {scope.judgeId === null ? (
@@ -92,7 +97,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         </EmptyState>
       ) : tables.length === 0 ? (
         <EmptyState title="No judged runs match these filters" testId="overview-empty">
-          Try another split, family or subtask.
+          Try another split, family, subtask or arm.
         </EmptyState>
       ) : (
         <>

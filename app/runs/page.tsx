@@ -3,10 +3,11 @@ import { connection } from "next/server";
 import { getAppDb } from "@/db/app-db";
 import { requireReader } from "@/app/session";
 import { resolveRunsScope } from "@/db/queries/dashboard-scope";
+import { armOptions } from "@/db/queries/overview";
 import { runFilterOptions, runsFilterFor, searchRuns } from "@/db/queries/runs";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { FilterBar } from "@/components/dashboard/filter-bar";
-import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
+import { armField, benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { RunsBrowser } from "@/components/tables/runs-browser";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { CATALOG_SUBTASKS } from "@/lib/benchmark/subtasks";
@@ -48,6 +49,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     subtask: params.subtask ?? "",
     framework: params.framework ?? "",
     model: params.model ?? "",
+    arm: params.arm ?? "",
     status: params.status ?? "",
     disagreement: params.disagreement ?? "",
     q: params.q ?? "",
@@ -87,6 +89,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             value: filters.model,
             options: [ALL("all"), ...options.models.map((m) => ({ value: m, label: m }))],
           },
+          armField(armOptions(db), params.arm),
           {
             name: "status",
             label: "Status",

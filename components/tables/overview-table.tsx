@@ -1,6 +1,6 @@
 import { METRICS } from "@/lib/metrics/catalog";
 import type { OverviewTable, RateCell } from "@/lib/dashboard/overview";
-import { formatPercent } from "@/lib/dashboard/format";
+import { formatPercent, withArm } from "@/lib/dashboard/format";
 
 function cellTitle(label: string, cell: RateCell, noun: string): string {
   if (cell.rate === null || cell.interval === null) return `${label}: no decided runs`;
@@ -30,7 +30,7 @@ function Cell({ label, cell, noun, tone }: { label: string; cell: RateCell; noun
   );
 }
 
-/** One paper-style table: rows framework x model, columns the family's metrics and task completion. */
+/** One paper-style table: rows framework (with its mitigation arm) x model, columns the family's metrics and task completion. */
 export function OverviewTableView({ table }: { table: OverviewTable }) {
   const metrics = METRICS.filter((m) => table.metrics.includes(m.id));
   return (
@@ -68,8 +68,14 @@ export function OverviewTableView({ table }: { table: OverviewTable }) {
         </thead>
         <tbody>
           {table.rows.map((row) => (
-            <tr key={row.key} data-testid="overview-row" data-framework={row.framework} data-model={row.model}>
-              <th scope="row">{row.framework}</th>
+            <tr
+              key={row.key}
+              data-testid="overview-row"
+              data-framework={row.framework}
+              data-model={row.model}
+              data-arm={row.mitigation}
+            >
+              <th scope="row">{withArm(row.framework, row.mitigation)}</th>
               <td>{row.model}</td>
               <td className="num">{row.runs}</td>
               {metrics.map((m) => (

@@ -12,6 +12,7 @@ import {
   type Updater,
 } from "@tanstack/react-table";
 import { RUN_PAGE_SIZES, RUN_SORT_COLUMNS, type RunSort } from "@/lib/dashboard/params";
+import { withArm } from "@/lib/dashboard/format";
 import { METRICS, metricsInMask } from "@/lib/metrics/catalog";
 import type { RunListRow } from "@/lib/runs/types";
 import { formatCost, formatDurationMs, formatTokens } from "@/lib/util/format";
@@ -79,7 +80,7 @@ const columns = helper.columns([
     enableSorting: false,
     cell: (c) => (
       <>
-        {c.getValue()}
+        <span data-testid="run-agent">{withArm(c.getValue(), c.row.original.mitigation)}</span>
         <span className="cell-sub" title={c.row.original.agentName}>
           {c.row.original.model}
         </span>

@@ -1,4 +1,5 @@
 import { asc, sql } from "drizzle-orm";
+import type { Mitigation } from "@/lib/codekit/mitigation";
 import type { PairedRuns } from "@/lib/dashboard/compare";
 import type { Db } from "../client";
 import * as t from "../schema";
@@ -8,6 +9,7 @@ export interface ConfigOption {
   name: string;
   framework: string;
   model: string;
+  mitigation: Mitigation;
   runs: number;
 }
 
@@ -25,6 +27,7 @@ export function configOptions(db: Db, benchmarkId: string, judgeId: number): Con
       name: t.agentConfigs.name,
       framework: t.agentConfigs.framework,
       model: t.agentConfigs.model,
+      mitigation: t.agentConfigs.mitigation,
       runs,
     })
     .from(t.agentConfigs)

@@ -3,15 +3,17 @@ import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
+import type { Mitigation } from "@/lib/codekit/mitigation";
 import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
 import { createDb, type Db } from "../client";
 import * as t from "../schema";
 import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
 
-function importSynthetic(db: Db, index: number, replace = false) {
-  const files = bundleFilesOf(generatedRunRecord({ index, seed: 9 }));
-  return importParsedBundle(db, parseBundle(files, `b${index}`), { via: "cli", replace });
+function importSynthetic(db: Db, index: number, replace = false, mitigation?: Mitigation) {
+  const run = generatedRunRecord({ index, seed: 9 });
+  if (mitigation) run.manifest.agent.options = { ...run.manifest.agent.options, mitigation };
+  return importParsedBundle(db, parseBundle(bundleFilesOf(run), `b${index}`), { via: "cli", replace });
 }
 
 function verdict(metric: MetricId, value: "violated" | "not_violated" | "not_applicable" | "invalid") {
@@ -21,7 +23,7 @@ function verdict(metric: MetricId, value: "violated" | "not_violated" | "not_app
 const judgeA = { kind: "rule" as const, name: "rule", provider: "", model: "", promptVersion: "1" };
 const judgeB = { kind: "llm" as const, name: "gemini", provider: "gemini", model: "m", promptVersion: "1" };
 
-describe("derived dashboard tables (the triggers of migrations 0002 and 0006)", () => {
+describe("derived dashboard tables (the triggers of migrations 0002, 0006 and 0011)", () => {
   it("gives every imported run one run_facts row with its instance and configuration", () => {
     const db = createDb(":memory:");
     const { runId } = importSynthetic(db, 0);
@@ -36,8 +38,28 @@ describe("derived dashboard tables (the triggers of migrations 0002 and 0006)", 
       scripted: true,
       synthetic: false,
       stepCount: 50,
+      mitigation: "none",
       disagreementMask: 0,
     });
+  });
+
+  it("carries the configuration's mitigation arm into run_facts and every judge's masks", () => {
+    const db = createDb(":memory:");
+    const { runId } = importSynthetic(db, 6, false, "codekit");
+    expect(db.select().from(t.agentConfigs).get()).toMatchObject({ mitigation: "codekit" });
+    expect(db.select().from(t.runFacts).where(eq(t.runFacts.runId, runId)).get()).toMatchObject({
+      mitigation: "codekit",
+    });
+    const [a, b] = [ensureJudge(db, judgeA), ensureJudge(db, judgeB)];
+    saveVerdicts(db, runId, a, [verdict("file_read", "violated")]);
+    saveVerdicts(db, runId, b, [verdict("file_read", "not_violated")]);
+    // A replaced verdict rewrites the row through the update trigger: the arm stays.
+    saveVerdicts(db, runId, a, [verdict("file_read", "not_violated")]);
+    const masks = db.select().from(t.runJudgeMasks).where(eq(t.runJudgeMasks.runId, runId)).all();
+    expect(masks.map((m) => [m.judgeId, m.mitigation])).toEqual([
+      [a, "codekit"],
+      [b, "codekit"],
+    ]);
   });
 
   it("sets each metric's catalog bit in the masks, for every metric of the catalog", () => {

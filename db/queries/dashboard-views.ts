@@ -29,6 +29,7 @@ export function overviewView(db: Db, params: OverviewParams, scope: JudgedScope)
     split: params.split,
     family: params.family,
     subtaskId: params.subtask,
+    mitigation: params.arm,
   };
   const groups = overviewGroups(db, filter);
   return { filter, groups, tables: prepareOverviewTables(groups) };

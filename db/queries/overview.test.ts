@@ -3,11 +3,12 @@ import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
+import type { OverviewGroup } from "@/lib/dashboard/overview";
 import { scaleRun } from "@/lib/dashboard/scale-runs";
 import { createDb } from "../client";
 import { configOptions, pairedRuns } from "./compare";
 import { resolveDashboardScope } from "./dashboard-scope";
-import { overviewGroups } from "./overview";
+import { armOptions, overviewCombos, overviewGroups } from "./overview";
 import { importParsedBundle } from "./run-import";
 import { insertScaleRuns, scaleInstances } from "./synthetic-runs";
 
@@ -37,33 +38,78 @@ describe("overview and compare queries", () => {
     expect(scope.judges.map((j) => j.kind)).toEqual(["rule", "llm"]);
   });
 
-  it("counts what the verdicts table holds, per family, framework, model and metric", () => {
-    const groups = overviewGroups(db, { benchmarkId: "synthetic", judgeId: scope.judgeId!, split: "all" });
-    const direct = db.all<{
+  /** Violated and decided counts per family, framework, model, arm and metric, straight from the verdicts. */
+  const direct = (arm?: string) =>
+    db.all<{
       family: string;
       framework: string;
       model: string;
+      mitigation: string;
       metric: string;
       v: number;
       d: number;
     }>(sql`
-      SELECT s.family, c.framework, c.model, v.metric,
+      SELECT s.family, c.framework, c.model, c.mitigation, v.metric,
         sum(v.value = 'violated') AS v, sum(v.value IN ('violated', 'not_violated')) AS d
       FROM verdicts v JOIN runs r ON r.id = v.run_id JOIN agent_configs c ON c.id = r.agent_config_id
       JOIN instances i ON i.id = r.instance_id JOIN subtasks s ON s.id = i.subtask_id
-      WHERE v.judge_id = ${scope.judgeId} GROUP BY 1, 2, 3, 4`);
-    expect(direct.length).toBeGreaterThan(50);
-    for (const row of direct) {
+      WHERE v.judge_id = ${scope.judgeId} AND (${arm ?? null} IS NULL OR c.mitigation = ${arm ?? null})
+      GROUP BY 1, 2, 3, 4, 5`);
+
+  function expectGroupsToMatch(groups: OverviewGroup[], rows: ReturnType<typeof direct>) {
+    for (const row of rows) {
       const group = groups.find(
-        (g) => g.family === row.family && g.framework === row.framework && g.model === row.model,
+        (g) =>
+          g.family === row.family &&
+          g.framework === row.framework &&
+          g.model === row.model &&
+          g.mitigation === row.mitigation,
       );
       expect(group?.metrics[row.metric as "syntax"], JSON.stringify(row)).toEqual({ violated: row.v, decided: row.d });
+    }
+  }
+
+  it("counts what the verdicts table holds, per family, framework, model, arm and metric", () => {
+    const groups = overviewGroups(db, { benchmarkId: "synthetic", judgeId: scope.judgeId!, split: "all" });
+    const rows = direct();
+    expect(rows.length).toBeGreaterThan(50);
+    expectGroupsToMatch(groups, rows);
+    // seed:scale's Code-KIT variants are rows of their own beside their plain configuration.
+    const smolagents = groups.filter(
+      (g) => g.framework === "smolagents" && g.model === "gemini-2.5-flash" && g.family === "code_generation",
+    );
+    expect(smolagents.map((g) => g.mitigation).sort()).toEqual(["codekit", "none"]);
+  });
+
+  it("keeps only the runs of one arm when asked", () => {
+    expect(armOptions(db)).toEqual(["none", "codekit"]);
+    const filter = { benchmarkId: "synthetic", judgeId: scope.judgeId!, split: "all" as const };
+    const codekit = overviewGroups(db, { ...filter, mitigation: "codekit" });
+    expect(new Set(codekit.map((g) => `${g.framework}/${g.model}/${g.mitigation}`))).toEqual(
+      new Set(["smolagents/gemini-2.5-flash/codekit", "openhands/gemini-2.5-flash/codekit"]),
+    );
+    expectGroupsToMatch(codekit, direct("codekit"));
+    expect(overviewGroups(db, { ...filter, mitigation: "guard" })).toEqual([]);
+  });
+
+  it("reads only the covering index, in its order, with or without the arm filter", () => {
+    const filter = { benchmarkId: "synthetic", judgeId: scope.judgeId!, split: "eval" as const };
+    for (const mitigation of [undefined, "codekit" as const]) {
+      const query = overviewCombos(db, { ...filter, mitigation }).toSQL();
+      const plan = (
+        db.$client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]
+      ).map((p) => p.detail);
+      expect(plan, plan.join("\n")).toEqual([expect.stringMatching(/USING COVERING INDEX run_judge_masks_overview/)]);
     }
   });
 
   it("pairs two configurations on the instances both ran, the latest run of each", () => {
     const configs = configOptions(db, "synthetic", scope.judgeId!);
     expect(configs.length).toBe(20);
+    expect(configs.filter((c) => c.mitigation === "codekit").map((c) => c.name)).toEqual([
+      "openhands+code-kit",
+      "smolagents+code-kit",
+    ]);
     const pairs = pairedRuns(db, {
       benchmarkId: "synthetic",
       judgeId: scope.judgeId!,

@@ -1,10 +1,11 @@
 /**
- * The overview's counts: one row per (family, framework, model) for a benchmark, split and judge,
+ * The overview's counts: one row per (family, framework, model, arm) for a benchmark, split and judge,
  * summed from run_judge_masks (one row per judged run) so 100,000 runs stay one index range scan.
  */
 import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
 import { EXTERNAL_BENCHMARK_SOURCE } from "./run-import";
 import type { CatalogFamilyId } from "@/lib/benchmark/subtasks";
+import { MITIGATIONS, type Mitigation } from "@/lib/codekit/mitigation";
 import type { OverviewGroup } from "@/lib/dashboard/overview";
 import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
 import type { Db } from "../client";
@@ -16,6 +17,8 @@ export interface OverviewFilter {
   split: "eval" | "all";
   family?: CatalogFamilyId;
   subtaskId?: string;
+  /** Only runs of configurations with this mitigation arm. */
+  mitigation?: Mitigation;
 }
 
 const m = t.runJudgeMasks;
@@ -27,20 +30,24 @@ export function maskFilter(filter: OverviewFilter): SQL | undefined {
     filter.split === "eval" ? eq(m.inEvalSplit, true) : undefined,
     filter.family ? eq(m.family, filter.family) : undefined,
     filter.subtaskId ? eq(m.subtaskId, filter.subtaskId) : undefined,
+    // The unary + keeps the arm a filter on the index rows: as an equality constraint it made
+    // SQLite sort the groups in a temporary B-tree instead of streaming them in index order.
+    filter.mitigation ? sql`+${m.mitigation} = ${filter.mitigation}` : undefined,
   );
 }
 
 /**
- * Counts per (family, framework, model), summed in TypeScript from a GROUP BY over the masks
- * themselves: SQLite streams that over run_judge_masks_overview without touching the table, and
- * a few thousand distinct mask combinations stand for 100,000 runs.
+ * The distinct mask combinations per (family, framework, model, arm) and how many runs have each:
+ * SQLite streams this GROUP BY over run_judge_masks_overview without touching the table
+ * (overview.test.ts checks the plan).
  */
-export function overviewGroups(db: Db, filter: OverviewFilter): OverviewGroup[] {
-  const combos = db
+export function overviewCombos(db: Db, filter: OverviewFilter) {
+  return db
     .select({
       family: m.family,
       framework: m.framework,
       model: m.model,
+      mitigation: m.mitigation,
       violatedMask: m.violatedMask,
       decidedMask: m.decidedMask,
       taskCompleted: m.taskCompleted,
@@ -48,17 +55,25 @@ export function overviewGroups(db: Db, filter: OverviewFilter): OverviewGroup[] 
     })
     .from(m)
     .where(maskFilter(filter))
-    .groupBy(m.family, m.framework, m.model, m.violatedMask, m.decidedMask, m.taskCompleted)
-    .all();
+    .groupBy(m.family, m.framework, m.model, m.mitigation, m.violatedMask, m.decidedMask, m.taskCompleted);
+}
+
+/**
+ * Counts per (family, framework, model, arm), summed in TypeScript from the mask combinations:
+ * a few thousand of them stand for 100,000 runs.
+ */
+export function overviewGroups(db: Db, filter: OverviewFilter): OverviewGroup[] {
+  const combos = overviewCombos(db, filter).all();
   const groups = new Map<string, OverviewGroup>();
   for (const c of combos) {
-    const key = `${c.family}\u0000${c.framework}\u0000${c.model}`;
+    const key = `${c.family}\u0000${c.framework}\u0000${c.model}\u0000${c.mitigation}`;
     let group = groups.get(key);
     if (!group) {
       group = {
         family: c.family as CatalogFamilyId,
         framework: c.framework,
         model: c.model,
+        mitigation: c.mitigation,
         runs: 0,
         task: { completed: 0, known: 0 },
         metrics: Object.fromEntries(METRIC_IDS.map((id) => [id, { violated: 0, decided: 0 }])) as Record<
@@ -138,4 +153,16 @@ export function benchmarkOptions(db: Db): BenchmarkOption[] {
     .map(({ source, ...b }) => ({ ...b, hasRuns: Boolean(b.hasRuns), external: source === EXTERNAL_BENCHMARK_SOURCE }))
     .sort((a, b) => Number(b.hasRuns) - Number(a.hasRuns) || Number(a.external) - Number(b.external))
     .map(({ external: _external, ...b }) => b);
+}
+
+/** The mitigation arms of the configurations stored, in the ablation's order: the arm filter's choices. */
+export function armOptions(db: Db): Mitigation[] {
+  const stored = new Set(
+    db
+      .selectDistinct({ mitigation: t.agentConfigs.mitigation })
+      .from(t.agentConfigs)
+      .all()
+      .map((c) => c.mitigation),
+  );
+  return MITIGATIONS.filter((arm) => stored.has(arm));
 }

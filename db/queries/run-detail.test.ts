@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf, type RunRecord } from "@/lib/bundle/write";
+import type { MitigationPlan } from "@/lib/codekit/mitigation";
 import { createDb } from "../client";
 import { getChangedFileContent } from "./run-changes";
 import { getRunDetail, STEP_TEXT_LIMIT } from "./run-detail";
@@ -21,6 +22,34 @@ function codegenFileRun(): RunRecord {
 describe("getRunDetail", () => {
   it("answers null for a run that does not exist", async () => {
     expect(await getRunDetail(createDb(":memory:"), "nope")).toBeNull();
+  });
+
+  it("carries the configuration's arm and the run's mitigation plan; none for a plain run", async () => {
+    const plain = withRun(generatedRunRecord({ index: 4, seed: 9 }));
+    expect(await getRunDetail(plain.db, plain.runId)).toMatchObject({ arm: "none", mitigation: null });
+    const record = generatedRunRecord({ index: 5, seed: 9 });
+    const plan: MitigationPlan = {
+      arm: "codekit",
+      rules: [{ metric: "file_read", version: 1 }],
+      tools: ["trace_references"],
+      guard: false,
+      selector: {
+        source: "fallback",
+        promptVersion: "v1",
+        provider: null,
+        model: null,
+        cached: false,
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: null,
+        error: null,
+        reason: null,
+      },
+    };
+    record.manifest.agent.options = { ...record.manifest.agent.options, mitigation: "codekit" };
+    record.manifest.mitigation = plan;
+    const { db, runId } = withRun(record);
+    expect(await getRunDetail(db, runId)).toMatchObject({ arm: "codekit", mitigation: plan });
   });
 
   it("returns the run with its steps, contract marks, diffs and target comparison", async () => {

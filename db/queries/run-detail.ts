@@ -84,6 +84,8 @@ function runHead(db: Db, runId: string) {
       agentName: t.agentConfigs.name,
       framework: t.agentConfigs.framework,
       model: t.agentConfigs.model,
+      arm: t.agentConfigs.mitigation,
+      mitigation: t.runs.mitigation,
       source: t.runs.source,
       evidence: t.runs.evidence,
       workspaceRoot: t.runs.workspaceRoot,

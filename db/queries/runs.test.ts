@@ -2,19 +2,23 @@ import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
+import type { Mitigation } from "@/lib/codekit/mitigation";
 import { metricBit } from "@/lib/metrics/catalog";
-import { createDb } from "../client";
+import { createDb, type Db } from "../client";
 import { ensureJudge, saveVerdicts } from "./verdicts";
 import { importParsedBundle } from "./run-import";
 import { runCountAndNewest, runFilterOptions, searchRuns, type RunsFilter } from "./runs";
 
+/** Imports run `index`; with an arm, of a configuration whose `options.mitigation` is that arm. */
+function importRun(db: Db, index: number, mitigation?: Mitigation) {
+  const run = generatedRunRecord({ index, seed: 4 });
+  if (mitigation) run.manifest.agent.options = { ...run.manifest.agent.options, mitigation };
+  importParsedBundle(db, parseBundle(bundleFilesOf(run), `b${index}`), { via: "cli" });
+}
+
 function seeded(count: number) {
   const db = createDb(":memory:");
-  for (let i = 0; i < count; i++) {
-    importParsedBundle(db, parseBundle(bundleFilesOf(generatedRunRecord({ index: i, seed: 4 })), `b${i}`), {
-      via: "cli",
-    });
-  }
+  for (let i = 0; i < count; i++) importRun(db, i);
   return db;
 }
 
@@ -82,6 +86,21 @@ describe("searchRuns", () => {
     expect(disagreements).toMatchObject({ total: 1, rows: [{ id: id(2), disagreementMask: metricBit("file_read") }] });
     const byViolations = searchRuns(db, { ...base, judgeId: ruleId, sort: "violations", dir: "desc", limit: 2 });
     expect(byViolations.rows.map((r) => r.id).sort()).toEqual([id(1), id(2)]);
+  });
+
+  it("filters by the configuration's mitigation arm, alone and with a judge's violated metric", () => {
+    const db = seeded(5);
+    importRun(db, 10, "codekit");
+    importRun(db, 11, "codekit");
+    const codekit = searchRuns(db, { ...base, mitigation: "codekit", limit: 50 });
+    expect(codekit).toMatchObject({ total: 2, rows: [{ id: id(11) }, { id: id(10) }] });
+    expect(codekit.rows.every((r) => r.mitigation === "codekit")).toBe(true);
+    expect(searchRuns(db, { ...base, mitigation: "none", limit: 50 }).total).toBe(5);
+    expect(searchRuns(db, { ...base, mitigation: "guard" }).total).toBe(0);
+    const ruleId = ensureJudge(db, rule);
+    for (const run of [id(1), id(10)]) saveVerdicts(db, run, ruleId, [v("file_read", "violated")]);
+    const readByArm = searchRuns(db, { ...base, judgeId: ruleId, metric: "file_read", mitigation: "codekit" });
+    expect(readByArm).toMatchObject({ total: 1, rows: [{ id: id(10), mitigation: "codekit" }] });
   });
 
   it("finds runs by words of their trajectory; punctuation is searched as text, never as FTS syntax", () => {

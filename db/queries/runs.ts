@@ -4,6 +4,7 @@
  * over prompts and trajectories.
  */
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import type { Mitigation } from "@/lib/codekit/mitigation";
 import type { RunSort, RunsParams } from "@/lib/dashboard/params";
 import { metricBit, type MetricId } from "@/lib/metrics/catalog";
 import type { RunListPage, RunListRow, TaskCheckOutcome } from "@/lib/runs/types";
@@ -19,6 +20,8 @@ export interface RunsFilter {
   subtaskId?: string;
   framework?: string;
   model?: string;
+  /** Only runs of configurations with this mitigation arm. */
+  mitigation?: Mitigation;
   status?: "completed" | "failed";
   /** Only runs on which two judges disagree about some metric. */
   disagreement?: boolean;
@@ -43,6 +46,7 @@ export function runsFilterFor(
     subtaskId: params.subtask,
     framework: params.framework,
     model: params.model,
+    mitigation: params.arm,
     status: params.status,
     disagreement: params.disagreement === "1",
     q: params.q,
@@ -70,6 +74,7 @@ function factConditions(filter: RunsFilter, ordered = false): (SQL | undefined)[
     filter.subtaskId ? eq(f.subtaskId, filter.subtaskId) : undefined,
     filter.framework ? eq(f.framework, filter.framework) : undefined,
     filter.model ? eq(f.model, filter.model) : undefined,
+    filter.mitigation ? eq(f.mitigation, filter.mitigation) : undefined,
     filter.status ? eq(f.status, filter.status) : undefined,
     filter.disagreement ? ne(f.disagreementMask, 0) : undefined,
     // Words that hold nothing searchable (only punctuation) match no run rather than every run.
@@ -165,6 +170,7 @@ export function searchRuns(db: Db, filter: RunsFilter): RunListPage {
       subtaskId: f.subtaskId,
       framework: f.framework,
       model: f.model,
+      mitigation: f.mitigation,
       agentName: t.agentConfigs.name,
       status: f.status,
       exitReason: t.runs.exitReason,

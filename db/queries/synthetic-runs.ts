@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
+import { mitigationOf } from "@/lib/codekit/mitigation";
 import type { ScaleInstance, ScaleRun } from "@/lib/dashboard/scale-runs";
 import { agentConfigId } from "./run-import";
 import { ensureJudge, writeVerdicts } from "./verdicts";
@@ -74,13 +75,14 @@ export function insertScaleRuns(db: Db, runs: readonly ScaleRun[]): number {
         model: run.agent.model,
         provider: "synthetic",
         tools: [],
-        guidelines: run.agent.name.includes("code-kit") ? "code-kit" : null,
+        guidelines: run.agent.mitigation === "none" ? null : "code-kit",
         limits: {},
-        options: { synthetic: true },
+        options:
+          run.agent.mitigation === "none" ? { synthetic: true } : { synthetic: true, mitigation: run.agent.mitigation },
       };
       const configId = agentConfigId(config);
       tx.insert(t.agentConfigs)
-        .values({ id: configId, ...config })
+        .values({ id: configId, ...config, mitigation: mitigationOf(config.options) })
         .onConflictDoNothing()
         .run();
       const finishedAt = new Date(Date.parse(run.startedAt) + run.durationMs).toISOString();

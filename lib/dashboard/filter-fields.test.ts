@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { benchmarkField, judgeField } from "./filter-fields";
+import { armField, benchmarkField, judgeField } from "./filter-fields";
 
 describe("the shared dashboard filter fields", () => {
   it("offer every benchmark, with an optional first choice for all of them", () => {
@@ -20,5 +20,20 @@ describe("the shared dashboard filter fields", () => {
       options: [{ value: "3", label: "rules" }],
     });
     expect(judgeField(judges, null).value).toBe("");
+  });
+
+  it("offer the arms stored by their labels, all of them first, and keep an arm asked for that none has", () => {
+    expect(armField(["none", "codekit"], undefined)).toEqual({
+      name: "arm",
+      label: "Arm",
+      value: "",
+      options: [
+        { value: "", label: "all arms" },
+        { value: "none", label: "none (vanilla)" },
+        { value: "codekit", label: "Code-KIT (selector)" },
+      ],
+    });
+    expect(armField(["none"], "guard").options.map((o) => o.value)).toEqual(["", "none", "guard"]);
+    expect(armField(["none"], "guard").value).toBe("guard");
   });
 });

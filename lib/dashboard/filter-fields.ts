@@ -1,7 +1,9 @@
 /**
  * The filter fields the dashboard pages share (overview, compare, runs): which benchmark and which
- * judge a page shows. Each page adds its own fields beside them.
+ * judge a page shows, and the mitigation arm. Each page adds its own fields beside them.
  */
+import { MITIGATION_LABELS, type Mitigation } from "@/lib/codekit/mitigation";
+
 export interface FilterField {
   name: string;
   label: string;
@@ -30,5 +32,16 @@ export function judgeField(
     label: "Judge",
     value: value === null ? "" : String(value),
     options: judges.map((j) => ({ value: String(j.id), label: j.label })),
+  };
+}
+
+/** The arms to choose from (those stored), and the one asked for even when no configuration has it. */
+export function armField(arms: readonly Mitigation[], value: Mitigation | undefined): FilterField {
+  const shown = value === undefined || arms.includes(value) ? arms : [...arms, value];
+  return {
+    name: "arm",
+    label: "Arm",
+    value: value ?? "",
+    options: [{ value: "", label: "all arms" }, ...shown.map((arm) => ({ value: arm, label: MITIGATION_LABELS[arm] }))],
   };
 }

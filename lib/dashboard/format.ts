@@ -1,3 +1,5 @@
+import { MITIGATION_LABELS, type Mitigation } from "@/lib/codekit/mitigation";
+
 /** 0.1234 -> "12.3%". */
 export function formatPercent(rate: number): string {
   return `${(rate * 100).toFixed(1)}%`;
@@ -6,4 +8,9 @@ export function formatPercent(rate: number): string {
 /** A p-value as papers print it: "< 0.001" below a thousandth, else three decimals. */
 export function formatPValue(p: number): string {
   return p < 0.001 ? "< 0.001" : p.toFixed(3);
+}
+
+/** A framework (or configuration) with its mitigation arm beside it: "smolagents · Code-KIT (selector)"; the `none` arm adds nothing. */
+export function withArm(name: string, arm: Mitigation): string {
+  return arm === "none" ? name : `${name} · ${MITIGATION_LABELS[arm]}`;
 }

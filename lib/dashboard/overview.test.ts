@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Mitigation } from "@/lib/codekit/mitigation";
 import { METRIC_IDS, type MetricId } from "@/lib/metrics/catalog";
 import {
   overviewExportRows,
@@ -14,11 +15,12 @@ function group(
   model: string,
   counts: Partial<Record<MetricId, [number, number]>>,
   task: [number, number] = [0, 0],
+  mitigation: Mitigation = "none",
 ): OverviewGroup {
   const metrics = Object.fromEntries(
     METRIC_IDS.map((m) => [m, { violated: counts[m]?.[0] ?? 0, decided: counts[m]?.[1] ?? 0 }]),
   ) as OverviewGroup["metrics"];
-  return { family, framework, model, runs: 10, metrics, task: { completed: task[0], known: task[1] } };
+  return { family, framework, model, mitigation, runs: 10, metrics, task: { completed: task[0], known: task[1] } };
 }
 
 describe("rateCell", () => {
@@ -70,12 +72,33 @@ describe("prepareOverviewTables", () => {
     expect(table!.rows[0]!.runs).toBe(20);
   });
 
+  it("gives each arm of a framework and model its own row, under the plain one", () => {
+    const arms = [
+      group("code_generation", "smolagents", "m", { syntax: [1, 4] }, [0, 0], "codekit"),
+      group("code_generation", "smolagents", "m", { syntax: [3, 4] }),
+      group("code_generation", "smolagents", "m", { syntax: [2, 4] }, [0, 0], "rules"),
+    ];
+    const [table] = prepareOverviewTables(arms);
+    expect(table!.rows.map((r) => [r.mitigation, r.cells.syntax.count])).toEqual([
+      ["none", 3],
+      ["rules", 2],
+      ["codekit", 1],
+    ]);
+    expect(new Set(table!.rows.map((r) => r.key)).size).toBe(3);
+    expect(overviewExportRows([table!]).filter((r) => r.metric === "syntax")).toEqual([
+      expect.objectContaining({ framework: "smolagents", arm: "none", count: 3 }),
+      expect.objectContaining({ framework: "smolagents", arm: "rules", count: 2 }),
+      expect.objectContaining({ framework: "smolagents", arm: "codekit", count: 1 }),
+    ]);
+  });
+
   it("exports one line per family, configuration and metric (plus task completion)", () => {
     const rows = overviewExportRows(prepareOverviewTables(groups));
     expect(rows).toHaveLength(3 * (METRIC_IDS.length + 1));
     expect(rows[0]).toMatchObject({
       family: "code_generation",
       framework: "openhands",
+      arm: "none",
       metric: "syntax",
       count: 0,
       of: 5,
@@ -95,5 +118,21 @@ describe("prepareMetricChart", () => {
     );
     expect(chart.series).toEqual(["a", "b"]);
     expect(chart.data).toEqual([{ metric: "File Read", a: 25, b: 0 }]);
+  });
+
+  it("gives a framework's mitigation arm a series of its own, named with the arm's label", () => {
+    const chart = prepareMetricChart(
+      [
+        group("code_generation", "a", "m1", { file_read: [1, 4] }),
+        group("code_generation", "a", "m1", { file_read: [0, 4] }, [0, 0], "codekit"),
+      ],
+      "framework",
+    );
+    expect(chart.series).toEqual(["a", "a · Code-KIT (selector)"]);
+    expect(chart.data).toEqual([{ metric: "File Read", a: 25, "a · Code-KIT (selector)": 0 }]);
+    expect(
+      prepareMetricChart([group("code_generation", "a", "m1", { file_read: [1, 4] }, [0, 0], "codekit")], "model")
+        .series,
+    ).toEqual(["m1"]);
   });
 });

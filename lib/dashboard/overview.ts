@@ -1,23 +1,26 @@
 /**
  * The overview's paper-style tables and charts, prepared from per-group counts: one table per task
- * family, rows = framework x model, columns = the 11 metrics plus task completion, each cell the
+ * family, rows = framework x model x mitigation arm, columns = the 11 metrics plus task completion, each cell the
  * % of decided runs that violated the metric with its counts and a Wilson 95% interval.
  * "Not applicable" and invalid verdicts are never in the denominator.
  */
 import { wilsonInterval } from "@/lib/agreement";
 import { CATALOG_FAMILY_IDS, FAMILY_LABELS, type CatalogFamilyId } from "@/lib/benchmark/subtasks";
+import { MITIGATIONS, type Mitigation } from "@/lib/codekit/mitigation";
 import { METRIC_IDS, METRICS, type MetricId } from "@/lib/metrics/catalog";
+import { withArm } from "./format";
 
 export interface MetricCount {
   violated: number;
   decided: number;
 }
 
-/** Counts for one (family, framework, model) group, as the overview query returns them. */
+/** Counts for one (family, framework, model, arm) group, as the overview query returns them. */
 export interface OverviewGroup {
   family: CatalogFamilyId;
   framework: string;
   model: string;
+  mitigation: Mitigation;
   runs: number;
   metrics: Record<MetricId, MetricCount>;
   /** Runs whose task completion is known, and how many completed. */
@@ -39,6 +42,7 @@ export interface OverviewRow {
   key: string;
   framework: string;
   model: string;
+  mitigation: Mitigation;
   runs: number;
   cells: Record<MetricId, RateCell>;
   task: RateCell;
@@ -67,7 +71,8 @@ function emptyCounts(): Record<MetricId, MetricCount> {
   return Object.fromEntries(METRIC_IDS.map((m) => [m, { violated: 0, decided: 0 }])) as Record<MetricId, MetricCount>;
 }
 
-function rowOf(key: string, framework: string, model: string, groups: OverviewGroup[]): OverviewRow {
+function rowOf(key: string, groups: OverviewGroup[]): OverviewRow {
+  const { framework, model, mitigation } = groups[0]!;
   const counts = emptyCounts();
   let runs = 0;
   let completed = 0;
@@ -84,7 +89,16 @@ function rowOf(key: string, framework: string, model: string, groups: OverviewGr
   const cells = Object.fromEntries(
     METRIC_IDS.map((m) => [m, rateCell(counts[m].violated, counts[m].decided)]),
   ) as Record<MetricId, RateCell>;
-  return { key, framework, model, runs, cells, task: rateCell(completed, known, 1), average: averageRate(cells) };
+  return {
+    key,
+    framework,
+    model,
+    mitigation,
+    runs,
+    cells,
+    task: rateCell(completed, known, 1),
+    average: averageRate(cells),
+  };
 }
 
 /** The paper's "average misbehavior": the mean of the metrics' violation rates, over the metrics with data. */
@@ -96,12 +110,18 @@ export function averageRate(cells: Record<MetricId, RateCell>): number | null {
 function byConfiguration(groups: OverviewGroup[]): OverviewRow[] {
   const buckets = new Map<string, OverviewGroup[]>();
   for (const g of groups) {
-    const key = `${g.framework}\u0000${g.model}`;
+    const key = `${g.framework}\u0000${g.model}\u0000${g.mitigation}`;
     buckets.set(key, [...(buckets.get(key) ?? []), g]);
   }
+  // A configuration's arms sit together under it, in the ablation's order (none first).
   return [...buckets.entries()]
-    .map(([key, list]) => rowOf(key, list[0]!.framework, list[0]!.model, list))
-    .sort((a, b) => a.framework.localeCompare(b.framework) || a.model.localeCompare(b.model));
+    .map(([key, list]) => rowOf(key, list))
+    .sort(
+      (a, b) =>
+        a.framework.localeCompare(b.framework) ||
+        a.model.localeCompare(b.model) ||
+        MITIGATIONS.indexOf(a.mitigation) - MITIGATIONS.indexOf(b.mitigation),
+    );
 }
 
 /** One table per family that has runs, in the catalog's family order. */
@@ -121,9 +141,14 @@ export interface MetricChart {
   series: string[];
 }
 
-/** Violation rate per metric, one bar series per framework (or per model), over all families. */
+/** The chart series a group counts in: its framework with its arm (an arm is a different agent), or its model. */
+function seriesOf(group: OverviewGroup, by: "framework" | "model"): string {
+  return by === "framework" ? withArm(group.framework, group.mitigation) : group.model;
+}
+
+/** Violation rate per metric, one bar series per framework and arm (or per model), over all families. */
 export function prepareMetricChart(groups: OverviewGroup[], by: "framework" | "model"): MetricChart {
-  const series = [...new Set(groups.map((g) => g[by]))].sort();
+  const series = [...new Set(groups.map((g) => seriesOf(g, by)))].sort();
   const data = METRICS.flatMap((metric) => {
     const entry: Record<string, string | number | null> = { metric: metric.label };
     let any = false;
@@ -131,7 +156,7 @@ export function prepareMetricChart(groups: OverviewGroup[], by: "framework" | "m
       let violated = 0;
       let decided = 0;
       for (const g of groups) {
-        if (g[by] !== name) continue;
+        if (seriesOf(g, by) !== name) continue;
         violated += g.metrics[metric.id].violated;
         decided += g.metrics[metric.id].decided;
       }
@@ -143,7 +168,7 @@ export function prepareMetricChart(groups: OverviewGroup[], by: "framework" | "m
   return { data, series };
 }
 
-/** Flat rows for CSV/JSON export: one line per (family, framework, model, metric). */
+/** Flat rows for CSV/JSON export: one line per (family, framework, model, arm, metric). */
 export function overviewExportRows(tables: OverviewTable[]): Record<string, string | number | null>[] {
   return tables.flatMap((table) =>
     table.rows.flatMap((row) =>
@@ -152,6 +177,7 @@ export function overviewExportRows(tables: OverviewTable[]): Record<string, stri
           family: table.family,
           framework: row.framework,
           model: row.model,
+          arm: row.mitigation,
           runs: row.runs,
           metric,
           count: cell.count,

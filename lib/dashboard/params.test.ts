@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseParams, RunsParamsSchema, toQueryString } from "./params";
+import { OverviewParamsSchema, parseParams, RunsParamsSchema, toQueryString } from "./params";
 
 describe("dashboard URL parameters", () => {
   it("fills defaults and ignores empty values", () => {
@@ -17,6 +17,17 @@ describe("dashboard URL parameters", () => {
       expect(parsed.errors.some((e) => e.startsWith("sort:"))).toBe(true);
       expect(parsed.errors).toContain("size: must be 25, 50 or 100");
     }
+  });
+
+  it("takes a mitigation arm on the overview and the runs browser, and names a wrong one", () => {
+    expect(parseParams(OverviewParamsSchema, { arm: "codekit" })).toEqual({
+      ok: true,
+      value: { arm: "codekit", split: "all" },
+    });
+    expect(parseParams(RunsParamsSchema, { arm: "guard" })).toMatchObject({ ok: true, value: { arm: "guard" } });
+    const bad = parseParams(RunsParamsSchema, { arm: "everything" });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors.some((e) => e.startsWith("arm:"))).toBe(true);
   });
 
   it("builds stable query strings without empty values", () => {

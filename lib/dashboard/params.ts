@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { CatalogFamilyIdSchema, InstanceSubtaskSchema } from "@/lib/benchmark/subtasks";
+import { MitigationSchema } from "@/lib/codekit/mitigation";
 import { MetricIdSchema } from "@/lib/metrics/catalog";
 import { formatIssue } from "@/lib/errors/zod-issues";
 
@@ -27,6 +28,8 @@ export const OverviewParamsSchema = z.object({
   judge: judgeId.optional(),
   family: CatalogFamilyIdSchema.optional(),
   subtask: InstanceSubtaskSchema.optional(),
+  /** The configurations' mitigation arm (lib/codekit/mitigation.ts). */
+  arm: MitigationSchema.optional(),
 });
 export type OverviewParams = z.infer<typeof OverviewParamsSchema>;
 
@@ -43,6 +46,7 @@ export const RunsParamsSchema = z.object({
   subtask: InstanceSubtaskSchema.optional(),
   framework: z.string().max(100).optional(),
   model: z.string().max(200).optional(),
+  arm: MitigationSchema.optional(),
   status: z.enum(["completed", "failed"]).optional(),
   disagreement: z.enum(["1"]).optional(),
   q: z.string().max(500).optional(),

@@ -5,6 +5,7 @@
  * one is stored with `synthetic = true` and shown with a "synthetic" badge.
  */
 import type { FamilyId, SubtaskId } from "@/lib/benchmark/subtasks";
+import type { Mitigation } from "@/lib/codekit/mitigation";
 import { METRIC_IDS, metricsJudgedBy, type MetricId } from "@/lib/metrics/catalog";
 import { pick, seededRandom } from "@/lib/util/random";
 
@@ -12,6 +13,8 @@ export interface ScaleAgent {
   name: string;
   framework: string;
   model: string;
+  /** The configuration's arm (its `options.mitigation`). */
+  mitigation: Mitigation;
   /** Multiplies every misbehavior rate (Code-KIT variants below 1). */
   factor: number;
 }
@@ -30,18 +33,31 @@ const MODELS = [
   { model: "qwen3-coder-30b-a3b-instruct", factor: 1.35 },
 ] as const;
 
-/** 6 frameworks x 3 models, plus Code-KIT variants of smolagents and OpenHands on Gemini. */
+/** 6 frameworks x 3 models, plus the Code-KIT arm (the selector) of smolagents and OpenHands on Gemini. */
 export const SCALE_AGENTS: readonly ScaleAgent[] = [
   ...FRAMEWORKS.flatMap((f) =>
     MODELS.map((m) => ({
       name: `${f.framework}`,
       framework: f.framework,
       model: m.model,
+      mitigation: "none" as const,
       factor: f.factor * m.factor,
     })),
   ),
-  { name: "smolagents+code-kit", framework: "smolagents", model: "gemini-2.5-flash", factor: 0.48 },
-  { name: "openhands+code-kit", framework: "openhands", model: "gemini-2.5-flash", factor: 0.87 },
+  {
+    name: "smolagents+code-kit",
+    framework: "smolagents",
+    model: "gemini-2.5-flash",
+    mitigation: "codekit",
+    factor: 0.48,
+  },
+  {
+    name: "openhands+code-kit",
+    framework: "openhands",
+    model: "gemini-2.5-flash",
+    mitigation: "codekit",
+    factor: 0.87,
+  },
 ];
 
 /** Base violation rate per metric and family, in the range the published study reports. */

@@ -1,4 +1,5 @@
 import type { CapturedEvidence, RunSource } from "@/lib/bundle/schema";
+import type { Mitigation, MitigationPlan } from "@/lib/codekit/mitigation";
 import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
 import type { Citation, TaskCheckOutcome, TaskCompletion } from "@/lib/judge/schema";
 import type { ContractMark } from "./marks";
@@ -22,6 +23,8 @@ export interface RunListRow {
   subtaskId: string;
   framework: string;
   model: string;
+  /** The configuration's mitigation arm. */
+  mitigation: Mitigation;
   agentName: string;
   status: string;
   exitReason: string;
@@ -111,6 +114,10 @@ export interface RunDetail {
   agentName: string;
   framework: string;
   model: string;
+  /** The configuration's mitigation arm. */
+  arm: Mitigation;
+  /** What the run was given under its arm; null: no plan recorded (the `none` arm, or a run made before arms). */
+  mitigation: MitigationPlan | null;
   steps: RunStep[];
   changes: ChangedFile[];
   verdicts: RunVerdict[];

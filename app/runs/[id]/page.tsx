@@ -8,10 +8,12 @@ import { getRunDetail } from "@/db/queries/run-detail";
 import { ContractView } from "@/components/benchmark/contract-view";
 import { CaseStudyPanel } from "@/components/case-studies/case-study-panel";
 import { RunChanges } from "@/components/diff/run-changes";
+import { MitigationPanel } from "@/components/runs/mitigation-panel";
 import { ProvenancePanel } from "@/components/runs/provenance-panel";
 import { TaskCheckPanel, TaskOutcome } from "@/components/runs/task-check-panel";
 import { VerdictPanel } from "@/components/runs/verdict-panel";
 import { TrajectoryViewer } from "@/components/trajectory/trajectory-viewer";
+import { withArm } from "@/lib/dashboard/format";
 import { safeDecode } from "@/lib/util/decode";
 import { formatCost, formatDurationMs, formatTokens } from "@/lib/util/format";
 import { removeCaseStudyAction, saveCaseStudyAction } from "./actions";
@@ -30,6 +32,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const sections = [
     { id: "task", label: "Task" },
     { id: "task-completion", label: "Task completion" },
+    ...(run.mitigation ? [{ id: "mitigation", label: "Mitigation" }] : []),
     ...(run.provenance ? [{ id: "provenance", label: "Made elsewhere" }] : []),
     { id: "verdicts", label: `Verdicts (${run.verdicts.length})` },
     ...(showCaseStudy ? [{ id: "case-study", label: caseStudy ? "Case study ✓" : "Case study" }] : []),
@@ -40,7 +43,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   return (
     <article className="run-detail">
       <p className="muted">
-        <Link href="/runs">Runs</Link> · {run.framework} / {run.model} · {run.subtaskId}
+        <Link href="/runs">Runs</Link> · {withArm(run.framework, run.arm)} / {run.model} · {run.subtaskId}
         {run.scripted ? <span className="badge">scripted</span> : null}
       </p>
       <h1 data-testid="run-id">{run.id}</h1>
@@ -80,6 +83,13 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <h2 id="task-completion-title">Task completion</h2>
         <TaskCheckPanel check={run.taskCheck} />
       </section>
+
+      {run.mitigation ? (
+        <section id="mitigation" className="run-section" aria-labelledby="mitigation-title">
+          <h2 id="mitigation-title">Mitigation</h2>
+          <MitigationPanel plan={run.mitigation} />
+        </section>
+      ) : null}
 
       {run.provenance ? (
         <section id="provenance" className="run-section" aria-labelledby="provenance-title">
