@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { MITIGATIONS } from "@/lib/codekit/mitigation";
 import { E2E_DB } from "../playwright.config";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
-import { queryAll } from "./db";
+import { queryAll, REAL_ABLATION_BENCHMARK } from "./db";
 import { externalRequests, screenshot } from "./artifacts";
 import { signIn } from "./auth";
 
@@ -98,7 +98,7 @@ test("the ablation page shows each arm's rates as the verdicts table has them, t
 function runAblation(agent: string): string {
   const runsDir = path.join(os.tmpdir(), `e2e-ablation-${process.pid}`);
   const argv = [
-    ...["tsx", "scripts/ablation.ts", "--benchmark", "sample", "--agent", agent, "--mock"],
+    ...["tsx", "scripts/ablation.ts", "--benchmark", REAL_ABLATION_BENCHMARK, "--agent", agent, "--mock"],
     ...["--arms", MITIGATIONS.join(","), "--subtask", "add_new_file", "--per-subtask", "1", "--runs-dir", runsDir],
   ];
   const out = execFileSync("npx", argv, {
@@ -121,7 +121,9 @@ function pairedCounts(configIds: Map<string, string>): Map<string, { violated: n
     `SELECT c.mitigation AS arm, r.instance_id, v.metric, v.value
      FROM verdicts v JOIN judges j ON j.id = v.judge_id AND j.kind = 'rule'
      JOIN runs r ON r.id = v.run_id JOIN agent_configs c ON c.id = r.agent_config_id
-     WHERE r.agent_config_id IN (${[...configIds.values()].map(() => "?").join(", ")})`,
+     JOIN instances i ON i.id = r.instance_id
+     WHERE i.benchmark_id = ? AND r.agent_config_id IN (${[...configIds.values()].map(() => "?").join(", ")})`,
+    REAL_ABLATION_BENCHMARK,
     ...configIds.values(),
   );
   const counts = new Map<string, { violated: number; decided: number }>();
@@ -157,8 +159,9 @@ for (const agent of ["file-tools", "claude-code"]) {
       queryAll<{ mitigation: string; id: string }>(
         `SELECT c.mitigation, c.id FROM agent_configs c WHERE c.framework = ? AND c.model = 'mock-model'
          AND EXISTS (SELECT 1 FROM runs r JOIN instances i ON i.id = r.instance_id
-           WHERE r.agent_config_id = c.id AND i.subtask_id = 'add_new_file')`,
+           WHERE r.agent_config_id = c.id AND i.benchmark_id = ?)`,
         agent,
+        REAL_ABLATION_BENCHMARK,
       ).map((c) => [c.mitigation, c.id]),
     );
     expect([...configIds.keys()].sort()).toEqual([...MITIGATIONS].sort());
