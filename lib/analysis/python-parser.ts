@@ -28,8 +28,9 @@ async function createParser(): Promise<Parser> {
   let grammar: string;
   if (wasmDir !== null) {
     const dir = wasmDir;
-    await Parser.init({ locateFile: (name: string) => path.join(dir, name) });
-    grammar = path.join(dir, PYTHON_PARSER_WASM.grammar.file);
+    // A folder known only at run time (the bundle's own): not for Next's file tracing to follow.
+    await Parser.init({ locateFile: (name: string) => path.join(/* turbopackIgnore: true */ dir, name) });
+    grammar = path.join(/* turbopackIgnore: true */ dir, PYTHON_PARSER_WASM.grammar.file);
   } else {
     await Parser.init();
     // Resolved by Node at run time, never by Next's bundler: it would compile the .wasm as a
