@@ -62,7 +62,12 @@ afterAll(async () => {
 
 const bash = (command: string): ScriptedTurn => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
 
-async function runScripted(name: string, script: ScriptedTurn[], limits: AgentConfig["limits"] = {}) {
+async function runScripted(
+  name: string,
+  script: ScriptedTurn[],
+  limits: AgentConfig["limits"] = {},
+  commandTimeoutMs = 2_000,
+) {
   turns = script;
   const detail = getInstance(db, instanceId)!;
   const provider = createChatProvider({
@@ -89,7 +94,7 @@ async function runScripted(name: string, script: ScriptedTurn[], limits: AgentCo
     materialize: (dir) => workspaces.materialize(instanceWorkspaceSource(db, instanceId), dir),
     provider,
     scripted: true,
-    commandTimeoutMs: 2_000,
+    commandTimeoutMs,
     hide: [path.resolve("."), workspaces.root],
   });
 }
@@ -203,10 +208,14 @@ describe.runIf(await bubblewrapAvailable())("containment of a scripted agent", (
   });
 
   it("a fork loop of 300 sleepers is stopped at the default process limit, none left running", async () => {
-    const record = await runScripted("fork-loop", [
-      bash("for i in $(seq 300); do sleep 4250 & done; echo forked; wait"),
-      { text: "Done." },
-    ]);
+    // Forking 256 sleepers takes this machine 1-3 s (4-9 ms a fork): the command gets 20 s, so the
+    // limit, not the command's timeout, is what stops it.
+    const record = await runScripted(
+      "fork-loop",
+      [bash("for i in $(seq 300); do sleep 4250 & done; echo forked; wait"), { text: "Done." }],
+      {},
+      20_000,
+    );
     expectStoppedAt(record, "process_limit");
     expect(record.manifest.error).toMatch(/limit of 256 processes/);
     expect(hostProcesses("sleep 4250")).toEqual([]);
