@@ -10,6 +10,8 @@
  * order on a tie). Each file is one instance run --runs-per-file times: the original is the file
  * as it is, each run's modified file is the original plus one comment line naming the run and
  * the repetition (so no two modified files are equal, and no repetition reuses the one before).
+ * Each repetition starts with an empty report cache, as a fresh process would: per instance the
+ * first run analyzes the original, the others reuse its report.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -19,6 +21,7 @@ import { performance } from "node:perf_hooks";
 import { analyzePython } from "@/lib/analysis/ast-report";
 import { evaluateCodeLevel } from "@/lib/analysis/code-metrics";
 import { loadPythonParser } from "@/lib/analysis/python-parser";
+import { clearReportCache } from "@/lib/analysis/report-cache";
 import type { FunctionEntry } from "@/lib/analysis/schema";
 import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
@@ -131,6 +134,7 @@ async function measureOurs(instances: readonly Instance[], runsPerFile: number, 
   const rates: number[] = [];
   for (let repetition = 0; repetition <= repetitions; repetition++) {
     const pairs = pairsOf(instances, runsPerFile, repetition);
+    clearReportCache();
     const started = performance.now();
     for (const pair of pairs) await evaluateCodeLevel({ ...pair, mode: "codegen" });
     // Repetition 0 warms up (the grammar, the CPython helper, the JIT): not counted.

@@ -5,6 +5,7 @@
  */
 import { compileCheck } from "./cpython-check";
 import { parsePython } from "./python-parser";
+import { ReportCache } from "./report-cache";
 import { readScope } from "./python-scope";
 import { classEntries, functionEntries } from "./report-definitions";
 import type { AstReport, PythonSyntaxError } from "./schema";
@@ -108,6 +109,16 @@ export async function analyzePython(source: string): Promise<AstReport> {
 
 export async function analyzePythonBytes(data: Uint8Array): Promise<AstReport> {
   return analyzeDecoded(decodePythonSource(data));
+}
+
+/**
+ * `analyzeDecoded` through a report cache: the cached report (frozen) when the same content was
+ * analyzed before, else a new one, stored. Without a cache, a new one.
+ */
+export async function analyzeDecodedCached(decoded: DecodedSource, cache: ReportCache | null): Promise<AstReport> {
+  if (!cache) return analyzeDecoded(decoded);
+  const key = ReportCache.keyOf(decoded);
+  return cache.get(key) ?? cache.set(key, await analyzeDecoded(decoded), decoded.text.length);
 }
 
 /**
