@@ -5,6 +5,7 @@
  */
 import { compileCheck } from "./cpython-check";
 import { parsePython } from "./python-parser";
+import { ReportCache } from "./report-cache";
 import { readScope } from "./python-scope";
 import { classEntries, functionEntries } from "./report-definitions";
 import type { AstReport, PythonSyntaxError } from "./schema";
@@ -111,6 +112,16 @@ export async function analyzePythonBytes(data: Uint8Array): Promise<AstReport> {
 }
 
 /**
+ * `analyzeDecoded` through a report cache: the cached report (frozen) when the same content was
+ * analyzed before, else a new one, stored. Without a cache, a new one.
+ */
+export async function analyzeDecodedCached(decoded: DecodedSource, cache: ReportCache | null): Promise<AstReport> {
+  if (!cache) return analyzeDecoded(decoded);
+  const key = ReportCache.keyOf(decoded);
+  return cache.get(key) ?? cache.set(key, await analyzeDecoded(decoded), decoded.text.length);
+}
+
+/**
  * The report of one decoded source. Whether it compiles is CPython's verdict (cpython-check.ts):
  * its error comes first, then tree-sitter's errors after it (the rest of what is wrong). When
  * CPython compiles what tree-sitter's tree has ERROR or MISSING nodes in, the file parses and
@@ -123,8 +134,15 @@ export async function analyzeDecoded(decoded: DecodedSource): Promise<AstReport>
   const compiled = compileCheck(text);
   const tree = await parsePython(text);
   try {
-    const treeErrors = listSyntaxErrors(tree, text);
+    // The structure first, while CPython compiles; tree-sitter's own error list only when it is
+    // used (CPython refused the file, or the tree has ERROR nodes): a walk of the whole tree, it
+    // was an eighth of a clean file's analysis time.
+    const scope = readScope(tree.rootNode, text, true);
+    const classes = classEntries(tree, text);
+    const functions = functionEntries(tree, text);
     const verdict = await compiled;
+    const hasError = tree.rootNode.hasError;
+    const treeErrors = !verdict.ok || hasError ? listSyntaxErrors(tree, text) : [];
     const errors: PythonSyntaxError[] = verdict.ok
       ? []
       : [
@@ -137,12 +155,11 @@ export async function analyzeDecoded(decoded: DecodedSource): Promise<AstReport>
         message: `not valid UTF-8 (byte offset ${decoded.encodingError.offset}) and no coding declaration`,
       });
     }
-    const scope = readScope(tree.rootNode, text, true);
     return {
       version: 1,
       parses: errors.length === 0,
       errors,
-      ...(verdict.ok && tree.rootNode.hasError ? { structureErrors: treeErrors } : {}),
+      ...(verdict.ok && hasError ? { structureErrors: treeErrors } : {}),
       encodingError: decoded.encodingError,
       hasBom: decoded.hasBom,
       lineCount: text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0),
@@ -151,8 +168,8 @@ export async function analyzeDecoded(decoded: DecodedSource): Promise<AstReport>
         ? { startLine: scope.docstring.startLine, endLine: scope.docstring.endLine }
         : null,
       imports: scope.imports,
-      classes: classEntries(tree, text),
-      functions: functionEntries(tree, text),
+      classes,
+      functions,
       variables: scope.variables,
       otherStatements: scope.statements,
     };

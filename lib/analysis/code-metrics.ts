@@ -4,12 +4,13 @@
  * difference and, separately, what the agent added outside the target.
  */
 import { AppError } from "@/lib/errors/app-error";
-import { analyzeDecoded, decodePythonSource, decodePythonText } from "./ast-report";
+import { analyzeDecoded, analyzeDecodedCached, decodePythonSource, decodePythonText } from "./ast-report";
 import { compareDocstring, compareFunctionText, functionSpan } from "./compare-body";
 import { compareContext, definitionKey } from "./compare-context";
 import { compareInterfaces, headerSpan, type Finding } from "./compare-signature";
 import { FileDiff } from "./line-diff";
 import { parsePython } from "./python-parser";
+import { ReportCache, reportCache } from "./report-cache";
 import { docstringOf, statementsOf } from "./python-scope";
 import { normalizeDocstring } from "./python-strings";
 import type { AstReport, CodeLevelResult, CodeMetric, Evidence, FunctionEntry, Verdict } from "./schema";
@@ -33,7 +34,19 @@ export interface CodeLevelInput {
 const NOT_APPLICABLE: Verdict = "not_applicable";
 const verdictOf = (findings: readonly unknown[]): Verdict => (findings.length > 0 ? "violated" : "not_violated");
 
-export async function evaluateCodeLevel(input: CodeLevelInput): Promise<CodeLevelResult> {
+export interface CodeLevelOptions {
+  /**
+   * Reports of the original and the move source are kept here by content hash (every run of an
+   * instance shares them), and the agent's version is looked up (an unchanged file is not read
+   * twice). Default: the process's cache; null: every file analyzed afresh.
+   */
+  cache?: ReportCache | null;
+}
+
+export async function evaluateCodeLevel(
+  input: CodeLevelInput,
+  { cache = reportCache }: CodeLevelOptions = {},
+): Promise<CodeLevelResult> {
   const empty = { evidence: [], additions: [] };
   if (input.modified === null) {
     const structure = structureNotApplicable("the file is gone");
@@ -50,9 +63,9 @@ export async function evaluateCodeLevel(input: CodeLevelInput): Promise<CodeLeve
   const moved = input.mode === "move_destination" && input.moveSource != null;
   const referenceSource = moved ? decodePythonText(input.moveSource!) : originalSource;
   const [original, modified, movedFrom] = await Promise.all([
-    analyzeDecoded(originalSource),
-    analyzeDecoded(modifiedSource),
-    moved ? analyzeDecoded(referenceSource) : null,
+    analyzeDecodedCached(originalSource, cache),
+    cache?.get(ReportCache.keyOf(modifiedSource)) ?? analyzeDecoded(modifiedSource),
+    moved ? analyzeDecodedCached(referenceSource, cache) : null,
   ]);
   const reference = movedFrom ?? original;
   const diff = new FileDiff(originalSource.text, modifiedSource.text);

@@ -1,0 +1,213 @@
+/**
+ * npm run bench:analyzer: code-level analysis throughput (`evaluateCodeLevel`, pairs/s) on real
+ * Python files, and optionally the published reference implementation's `cmp()` on the same
+ * pairs in one python3 process, with the ratio. Prints the machine's load average beside the
+ * numbers: the machine may be shared.
+ *
+ * How the pairs are made, deterministically: every `.py` file under the folder, sorted by its
+ * path, whose line count is within --min-lines..--max-lines (real files of about 300 lines), up to
+ * --files of them. Each file's target is its longest function (most lines; the first in source
+ * order on a tie). Each file is one instance run --runs-per-file times: the original is the file
+ * as it is, each run's modified file is the original plus one comment line naming the run and
+ * the repetition (so no two modified files are equal, and no repetition reuses the one before).
+ * Each repetition starts with an empty report cache, as a fresh process would: per instance the
+ * first run analyzes the original, the others reuse its report.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { analyzePython } from "@/lib/analysis/ast-report";
+import { evaluateCodeLevel } from "@/lib/analysis/code-metrics";
+import { loadPythonParser } from "@/lib/analysis/python-parser";
+import { clearReportCache } from "@/lib/analysis/report-cache";
+import type { FunctionEntry } from "@/lib/analysis/schema";
+import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
+import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
+import { AppError } from "@/lib/errors/app-error";
+import { testDataPath } from "@/lib/test-support/test-data";
+
+const SAMPLE_CORPUS = "data/sample-corpus/Source_Code";
+const REFERENCE_DRIVER = new URL("./bench-analyzer-reference.py", import.meta.url);
+
+export const cli = () =>
+  cliCommand(
+    "npm run bench:analyzer --",
+    "Code-level analysis pairs/s on real Python files (original vs original plus a comment line), and the reference implementation's cmp() on the same pairs.",
+  )
+    .addOption(
+      textOption(
+        "--source-code <dir>",
+        `folder of Python files (default: $STUDIO_TEST_DATA/deveval/Source_Code, else ${SAMPLE_CORPUS})`,
+      ),
+    )
+    .addOption(integerOption("--files <n>", "files used at most", { min: 1, max: 10_000 }).default(85))
+    .addOption(integerOption("--min-lines <n>", "smallest file used, in lines", { min: 1, max: 100_000 }).default(150))
+    .addOption(integerOption("--max-lines <n>", "largest file used, in lines", { min: 1, max: 100_000 }).default(600))
+    .addOption(
+      integerOption("--runs-per-file <n>", "runs per instance (pairs per file)", { min: 1, max: 100 }).default(3),
+    )
+    .addOption(
+      integerOption("--repetitions <n>", "timed repetitions (the median is reported)", { min: 1, max: 100 }).default(5),
+    )
+    .addOption(textOption("--reference <dir>", "a work tree of the published reference implementation (needs python3)"))
+    .addOption(
+      textOption(
+        "--reference-call <module:function>",
+        "the reference's comparison, called as function(original, modified, target)",
+        {
+          pattern: /^[\w.]+:\w+$/,
+          expected: "module:function",
+        },
+      ).default("cmp:cmp"),
+    );
+
+interface Instance {
+  file: string;
+  original: string;
+  lines: number;
+  target: string;
+}
+
+export interface Pair {
+  original: string;
+  modified: string;
+  target: string;
+}
+
+function pythonFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".py"))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+const lineCount = (text: string) => text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+const spanOf = (f: FunctionEntry) => f.endLine - f.startLine;
+
+/** The files used and their targets (see the module comment). */
+async function instancesOf(dir: string, limits: { files: number; minLines: number; maxLines: number }) {
+  const instances: Instance[] = [];
+  for (const file of pythonFiles(dir)) {
+    if (instances.length >= limits.files) break;
+    const original = fs.readFileSync(file, "utf8");
+    const lines = lineCount(original);
+    if (lines < limits.minLines || lines > limits.maxLines) continue;
+    const report = await analyzePython(original);
+    if (!report.parses || report.structureErrors) continue;
+    let longest: FunctionEntry | null = null;
+    for (const f of report.functions) if (!longest || spanOf(f) > spanOf(longest)) longest = f;
+    if (!longest) continue;
+    const target = longest.occurrence > 1 ? `${longest.qualifiedName}#${longest.occurrence}` : longest.qualifiedName;
+    instances.push({ file: path.relative(dir, file), original, lines, target });
+  }
+  return instances;
+}
+
+/** One repetition's pairs: each instance's runs, the modified file naming run and repetition. */
+export function pairsOf(instances: readonly Instance[], runsPerFile: number, repetition: number): Pair[] {
+  return instances.flatMap((instance) =>
+    Array.from({ length: runsPerFile }, (_, run) => ({
+      original: instance.original,
+      modified: `${instance.original.replace(/\n?$/, "\n")}# edited: run ${run + 1}, repetition ${repetition}\n`,
+      target: instance.target,
+    })),
+  );
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const loadAverage = () =>
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")} on ${os.availableParallelism()} cores`;
+
+/** Ours: every pair through evaluateCodeLevel in this process; pairs/s of each repetition. */
+async function measureOurs(instances: readonly Instance[], runsPerFile: number, repetitions: number) {
+  const rates: number[] = [];
+  for (let repetition = 0; repetition <= repetitions; repetition++) {
+    const pairs = pairsOf(instances, runsPerFile, repetition);
+    clearReportCache();
+    const started = performance.now();
+    for (const pair of pairs) await evaluateCodeLevel({ ...pair, mode: "codegen" });
+    // Repetition 0 warms up (the grammar, the CPython helper, the JIT): not counted.
+    if (repetition > 0) rates.push(pairs.length / ((performance.now() - started) / 1000));
+  }
+  return rates;
+}
+
+/** The reference: the same pairs, in one python3 process that times its own loop. */
+function measureReference(
+  dir: string,
+  call: string,
+  instances: readonly Instance[],
+  runsPerFile: number,
+  repetitions: number,
+) {
+  const input = JSON.stringify({
+    call,
+    repetitions: Array.from({ length: repetitions + 1 }, (_, r) => pairsOf(instances, runsPerFile, r)),
+  });
+  const result = spawnSync("python3", [REFERENCE_DRIVER.pathname, path.resolve(dir)], {
+    input,
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (result.error) throw new AppError("UNAVAILABLE", `python3 does not start: ${result.error.message}`);
+  if (result.status !== 0) {
+    throw new AppError(
+      "UNAVAILABLE",
+      `the reference failed: ${result.stderr.trim().split("\n").slice(-3).join(" | ")}`,
+    );
+  }
+  const rates = JSON.parse(result.stdout) as number[];
+  return rates.slice(1);
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const parsed = await parseCli(cli(), argv, io);
+  if (!parsed) return 0;
+  const args = parsed.options;
+  const say = (line: string) => io.stdout.write(`${line}\n`);
+  const dir = args.sourceCode ?? testDataPath("deveval/Source_Code", io.env) ?? SAMPLE_CORPUS;
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new AppError("INVALID_INPUT", `--source-code: no such folder ${dir}`);
+  }
+  if (args.reference && !fs.statSync(args.reference, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new AppError("INVALID_INPUT", `--reference: no such folder ${args.reference}`);
+  }
+  await loadPythonParser();
+  const instances = await instancesOf(dir, args);
+  if (instances.length === 0) {
+    throw new AppError(
+      "INVALID_INPUT",
+      `no .py file of ${args.minLines}-${args.maxLines} lines with a function in ${dir}`,
+    );
+  }
+  const meanLines = Math.round(instances.reduce((n, i) => n + i.lines, 0) / instances.length);
+  const pairCount = instances.length * args.runsPerFile;
+  say(
+    `${dir}: ${instances.length} files of ${args.minLines}-${args.maxLines} lines (mean ${meanLines}), ` +
+      `${args.runsPerFile} runs each: ${pairCount} pairs, ${args.repetitions} repetitions (median)`,
+  );
+
+  const ours = median(await measureOurs(instances, args.runsPerFile, args.repetitions));
+  say(`evaluateCodeLevel: ${ours.toFixed(0)} pairs/s (${loadAverage()})`);
+  if (args.reference) {
+    const reference = median(
+      measureReference(args.reference, args.referenceCall, instances, args.runsPerFile, args.repetitions),
+    );
+    say(`reference ${args.referenceCall}: ${reference.toFixed(0)} pairs/s (${loadAverage()})`);
+    say(`ratio: ${(ours / reference).toFixed(2)}x the reference (goal: 2x)`);
+  }
+  return 0;
+}
+
+if (isEntryPoint(import.meta.url)) await runMain(main);
