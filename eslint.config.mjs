@@ -23,7 +23,7 @@ const LIB_LAYERS = [
   ["judge"],
   ["runs", "agents"],
   ["agreement", "runner", "foreign"],
-  ["dashboard", "config", "task-check"],
+  ["dashboard", "config", "task-check", "remote"],
   ["case-studies", "jobs", "cli"],
 ];
 

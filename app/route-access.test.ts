@@ -26,7 +26,7 @@ type Access =
   | "admin"
   /** annotators and admins: the labeling queue and workspace */
   | "labelers"
-  /** no session opens it: a bearer token does (remote run import) */
+  /** no session opens it: a bearer token does (remote run import, the workers' API) */
   | "token";
 
 type Probe = { params?: Record<string, string | string[]>; query?: string; access: Access };
@@ -64,6 +64,10 @@ const ROUTES: Record<string, Probe[]> = {
   "api/runs/[id]/files/route.ts": [{ params: { id: "no-such-run" }, query: "path=a.py", access: "dashboard" }],
   "api/agreement/[setId]/export/route.ts": [{ params: { setId: "999" }, access: "admin" }],
   "api/runs/import/route.ts": [{ access: "token" }],
+  "api/workers/plan/route.ts": [{ query: "benchmark=b&config=c", access: "token" }],
+  "api/workers/instance/route.ts": [{ query: "id=x", access: "token" }],
+  "api/workers/snapshot/route.ts": [{ query: `digest=${"0".repeat(64)}`, access: "token" }],
+  "api/workers/contents/route.ts": [{ access: "token" }],
 };
 
 /** Server action (`file#export`) -> who may call it, and how it is called: (previous state, form), (form) or (input). */

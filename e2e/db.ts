@@ -6,6 +6,8 @@ import { E2E_DB } from "../playwright.config";
  * (e2e/seed.ts). Its id sorts after "sample" (the pages' default benchmark) and does not contain it.
  */
 export const REAL_ABLATION_BENCHMARK = "scripted-ablation";
+/** A third copy of the sample corpus, for the runs remote workers push (e2e/distributed.spec.ts); it sorts after "sample" too. */
+export const DISTRIBUTED_BENCHMARK = "worker-runs";
 
 /** Reads the e2e database directly, so specs check pages against independently computed values. */
 export function queryAll<T>(sql: string, ...params: unknown[]): T[] {

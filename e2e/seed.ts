@@ -10,7 +10,7 @@
  * (scripts/demo-study.ts): `annotator1`..`annotator3` with random passwords in
  * E2E_DEMO_ACCOUNTS_FILE and a 30-run set of the synthetic benchmark given to all three.
  */
-import { REAL_ABLATION_BENCHMARK } from "./db";
+import { DISTRIBUTED_BENCHMARK, REAL_ABLATION_BENCHMARK } from "./db";
 import fs from "node:fs";
 import { createDb, databasePathFromEnv } from "@/db/client";
 import { saveBenchmark } from "@/db/queries/benchmarks";
@@ -60,6 +60,12 @@ const forAblation = await buildSampleBenchmark(undefined, REAL_ABLATION_BENCHMAR
 saveBenchmark(db, forAblation, {
   name: REAL_ABLATION_BENCHMARK,
   source: "corpus copy for e2e",
+  config: { metadataOnly: false },
+});
+// And again for e2e/distributed.spec.ts: workers push runs of it from machines without a benchmark.
+saveBenchmark(db, await buildSampleBenchmark(undefined, DISTRIBUTED_BENCHMARK), {
+  name: DISTRIBUTED_BENCHMARK,
+  source: "corpus copy for e2e workers",
   config: { metadataOnly: false },
 });
 for (let i = 0; i < SEEDED_RUNS; i++) {

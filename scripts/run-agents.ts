@@ -11,20 +11,32 @@
  */
 import path from "node:path";
 import { createDb, databasePathFromEnv } from "@/db/client";
-import { planRuns, runBatchStore } from "@/db/queries/run-plan";
+import type { Db } from "@/db/client";
+import { planRuns, runBatchStore, type RunPlanRequest } from "@/db/queries/run-plan";
 import { agentConfigId } from "@/db/queries/run-import";
 import { createDbJudgeCache } from "@/db/queries/judge-cache";
 import { MITIGATIONS } from "@/lib/codekit/mitigation";
 import { agentSpecOf } from "@/lib/agents/agent-file";
 import { AGENT_FRAMEWORKS, PROVIDERS } from "@/lib/agents/agent-spec";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
-import { choiceOption, cliCommand, integerOption, parseCli, textListOption, textOption } from "@/lib/cli/args";
+import {
+  choiceOption,
+  cliCommand,
+  integerOption,
+  parseCli,
+  schemaOption,
+  textListOption,
+  textOption,
+} from "@/lib/cli/args";
 import { loadEnv } from "@/lib/config/env";
 import { createProgress } from "@/lib/cli/progress";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { prepareAgent } from "@/lib/runner/agent-setup";
 import { runBatch } from "@/lib/runner/run-batch";
+import { ShardSchema } from "@/lib/runner/shard";
+import { remoteBatchStore, remotePlan } from "@/lib/remote/remote-store";
+import { createStudioClient } from "@/lib/remote/studio-client";
 import { bubblewrapAvailable } from "@/lib/runner/sandbox";
 import { sandboxUnavailableReason } from "@/lib/setup/system-packages";
 import { createRunStopper } from "./run-agents-stop";
@@ -65,6 +77,13 @@ export const cli = () =>
         "only these instances, comma-separated (npm run ablation passes the ones it chose)",
       ),
     )
+    .addOption(
+      schemaOption(
+        "--shard <i/n>",
+        "only shard i of n of the matching instances (the k-th by id is in shard k mod n + 1): n machines, every instance once",
+        ShardSchema,
+      ),
+    )
     .addOption(integerOption("--concurrency <n>", "runs at once", { min: 1, max: 16 }).default(2))
     .addOption(integerOption("--max-steps <n>", "step limit per run (default: the agent's)", { min: 1, max: 1000 }))
     .addOption(
@@ -76,10 +95,35 @@ export const cli = () =>
       "--allow-unsandboxed",
       "run without the sandbox's isolation when bubblewrap is unavailable (workspaces removed, not pooled)",
     )
+    .addOption(
+      textOption(
+        "--push <url>",
+        "a studio (e.g. http://studio:3000): plan there, take instances and workspaces from there and push each run there, instead of this machine's database",
+        { pattern: /^https?:\/\/\S+$/, expected: "an http:// or https:// URL" },
+      ),
+    )
+    .addOption(
+      textOption("--token <token>", "the studio's STUDIO_INGEST_TOKEN, with --push (default: $STUDIO_INGEST_TOKEN)"),
+    )
     .addOption(textOption("--runs-dir <dir>", "where run folders are written").default("data/runs"))
     .addOption(
       textOption("--cache-dir <dir>", "the workspace and package-list cache (default: cache beside --runs-dir)"),
     );
+
+function localPlan(db: Db, request: RunPlanRequest) {
+  const plan = planRuns(db, request);
+  return { ...plan, todo: plan.todo.map(({ instance, runId }) => ({ instanceId: instance.id, runId })) };
+}
+
+function studioClientOf(url: string, token: string | undefined, io: CliIo) {
+  if (!token) throw new AppError("INVALID_INPUT", "--push needs the studio's token: --token or $STUDIO_INGEST_TOKEN");
+  return createStudioClient({
+    url,
+    token,
+    onRetry: (what, attempt, reason, waitMs) =>
+      io.stderr.write(`retry ${attempt}: ${reason}; again in ${(waitMs / 1000).toFixed(1)} s (${what})\n`),
+  });
+}
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   return (await runAgents(argv, io)).code;
@@ -102,6 +146,9 @@ export async function runAgents(argv: string[], io: CliIo): Promise<{ code: numb
     if (reason) throw new AppError("UNAVAILABLE", reason);
   }
   const env = loadEnv(io.env);
+  const studio = args.push ? studioClientOf(args.push, args.token ?? env.STUDIO_INGEST_TOKEN, io) : null;
+  if (!studio && args.token) throw new AppError("INVALID_INPUT", "--token goes with --push");
+  // With --push the local database only caches the Code-KIT selector's answers.
   const db = createDb(databasePathFromEnv(io.env));
   const stopper = createRunStopper(io.stderr);
   const setup = await prepareAgent(spec, {
@@ -117,24 +164,32 @@ export async function runAgents(argv: string[], io: CliIo): Promise<{ code: numb
   try {
     const { agent } = setup;
     const configId = agentConfigId(agent);
-    const plan = planRuns(db, {
+    const request = {
       benchmarkId: args.benchmark,
       subtask: args.subtask,
-      splitOnly: args.split === "eval",
       configId,
       perSubtask: args.perSubtask,
       limit: args.limit,
       instanceIds: args.instances,
-    });
-    const todo = plan.todo.map(({ instance, runId }) => ({ instanceId: instance.id, runId }));
+      shard: args.shard,
+    };
+    const runsDir = args.runsDir;
+    // Beside the runs by default (data/cache), so a run folder elsewhere brings its own cache.
+    const cacheDir = args.cacheDir ?? path.join(runsDir, "..", "cache");
+    const { todo, matched, alreadyRun } = studio
+      ? await remotePlan(studio, { ...request, split: args.split === "eval" ? "eval" : "all" })
+      : localPlan(db, { ...request, splitOnly: args.split === "eval" });
+    const store = studio
+      ? remoteBatchStore(studio, { cacheDir, unpushedDir: path.join(runsDir, "..", "unpushed") })
+      : runBatchStore(db);
+    const where = studio ? ` (studio ${studio.url})` : "";
     io.stderr.write(
-      `${plan.matched} instance(s) match, ${plan.alreadyRun} already run by this configuration; running ${todo.length} with ${agent.name}\n`,
+      `${matched} instance(s) match, ${alreadyRun} already run by this configuration${where}; running ${todo.length} with ${agent.name}\n`,
     );
     const progress = createProgress("runs", todo.length, io.stderr);
-    const outcomes = await runBatch(setup, todo, runBatchStore(db), {
-      runsDir: args.runsDir,
-      // Beside the runs by default (data/cache), so a run folder elsewhere brings its own cache.
-      cacheDir: args.cacheDir ?? path.join(args.runsDir, "..", "cache"),
+    const outcomes = await runBatch(setup, todo, store, {
+      runsDir,
+      cacheDir,
       concurrency: args.concurrency,
       seed: args.seed,
       keepWorkspaces: args.keepWorkspaces === true,

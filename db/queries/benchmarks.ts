@@ -2,10 +2,9 @@
  * Benchmarks in the database: saving a build (one transaction), reading summaries and instances,
  * and materializing an instance's workspace from its repository snapshot plus its setup.
  */
-import { createHash } from "node:crypto";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { BuiltBenchmark } from "@/lib/benchmark/build";
-import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
+import { snapshotDigest, type WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { InstanceSchema, type Instance } from "@/lib/benchmark/schema";
 import { CATALOG_SUBTASKS, isBenchmarkSubtask, type InstanceSubtask } from "@/lib/benchmark/subtasks";
 import { sha256Hex } from "@/lib/bundle/parse";
@@ -104,9 +103,7 @@ function writeSnapshot(db: Db, benchmarkId: string, projectPath: string, files: 
     mode: f.mode,
     size: f.data.length,
   }));
-  const digest = createHash("sha256");
-  for (const e of entries) digest.update(`${e.path}\0${e.sha256}\0${e.mode}\n`);
-  const snapshot = { projectPath, entries, digest: digest.digest("hex") };
+  const snapshot = { projectPath, entries, digest: snapshotDigest(entries) };
   return () => {
     const existing = db
       .select()

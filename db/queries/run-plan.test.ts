@@ -63,6 +63,33 @@ describe("run plan", () => {
     ).toThrow('--instances: 1 instance(s) not in benchmark "synthetic" under these filters, e.g. "synthetic/x"');
   });
 
+  it("splits the matching instances into shards that cover each exactly once, whatever already ran", () => {
+    const { db, runs, configId } = seeded();
+    const request = { benchmarkId: "synthetic", splitOnly: false, configId };
+    const all = planRuns(db, request);
+    const instances = [...new Set(runs.map((r) => r.manifest.instanceId))].sort();
+    for (const count of [1, 2, 3, 5, instances.length + 2]) {
+      const shards = Array.from({ length: count }, (_, i) =>
+        planRuns(db, { ...request, shard: { index: i + 1, count } }),
+      );
+      // Every matching instance in exactly one shard; the sizes differ by at most one.
+      const matched = shards.map((plan) => plan.matched);
+      expect(matched.reduce((a, b) => a + b, 0)).toBe(instances.length);
+      expect(Math.max(...matched) - Math.min(...matched)).toBeLessThanOrEqual(1);
+      const planned = shards.flatMap((plan) => plan.todo.map((r) => r.instance.id));
+      expect(new Set(planned).size).toBe(planned.length);
+      expect(planned.sort()).toEqual(all.todo.map((r) => r.instance.id).sort());
+      expect(shards.reduce((n, plan) => n + plan.alreadyRun, 0)).toBe(1);
+    }
+    // The same shard every time, and a limit applies within it.
+    const second = { ...request, shard: { index: 2, count: 3 } };
+    expect(planRuns(db, second)).toEqual(planRuns(db, second));
+    expect(planRuns(db, { ...second, limit: 1 }).todo).toEqual(planRuns(db, second).todo.slice(0, 1));
+    expect(() => planRuns(db, { ...request, shard: { index: 4, count: 3 } })).toThrow(
+      "shard 4/3: expected i/n with 1 <= i <= n (e.g. 2/4)",
+    );
+  });
+
   it("refuses a request no instance matches, naming it", () => {
     const { db, configId } = seeded();
     expect(() => planRuns(db, { benchmarkId: "synthetic", splitOnly: true, configId })).toThrow(

@@ -5,11 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { SubtaskId } from "@/lib/benchmark/subtasks";
 import { AppError } from "@/lib/errors/app-error";
 import type { Db } from "../client";
 import * as t from "../schema";
-import type { RunBatchStore } from "@/lib/runner/run-batch";
+import type { RunBatchStore, RunPlanRequest } from "@/lib/runner/run-batch";
+import { inShard } from "@/lib/runner/shard";
 import { getInstance, listInstances, type InstanceListRow } from "./benchmarks";
 import { instanceWorkspaceSource } from "./instance-workspace";
 import { importParsedBundle } from "./run-import";
@@ -17,18 +17,7 @@ import { importParsedBundle } from "./run-import";
 export const runIdOf = (configId: string, instanceId: string) =>
   `${configId}-${createHash("sha256").update(instanceId).digest("hex").slice(0, 16)}`;
 
-export interface RunPlanRequest {
-  benchmarkId: string;
-  subtask?: SubtaskId;
-  /** Only the instances of the evaluation split. */
-  splitOnly: boolean;
-  configId: string;
-  /** The first N pending instances of each subtask (a spread for demos). */
-  perSubtask?: number;
-  limit?: number;
-  /** Only these instances (an ablation runs the same ones under every arm); each must match the filters. */
-  instanceIds?: readonly string[];
-}
+export type { RunPlanRequest };
 
 export interface RunPlan {
   /** Instances the request matches. */
@@ -40,7 +29,8 @@ export interface RunPlan {
 
 export function planRuns(db: Db, request: RunPlanRequest): RunPlan {
   const matching = matchingInstances(db, request);
-  const rows = request.instanceIds ? onlyThese(matching, request.instanceIds, request.benchmarkId) : matching;
+  const chosen = request.instanceIds ? onlyThese(matching, request.instanceIds, request.benchmarkId) : matching;
+  const rows = request.shard ? inShard(chosen, request.shard) : chosen;
   const existing = new Set(
     db
       .select({ id: t.runs.id })
@@ -113,8 +103,8 @@ export function pickInstances(
 /** What a batch of runs reads and writes (lib/runner/run-batch.ts) on this database. */
 export function runBatchStore(db: Db): RunBatchStore {
   return {
-    instance: (id) => getInstance(db, id)?.instance ?? null,
-    workspaceSource: (id) => instanceWorkspaceSource(db, id),
+    instance: async (id) => getInstance(db, id)?.instance ?? null,
+    workspaceSource: async (id) => instanceWorkspaceSource(db, id),
     importBundle: (bundle) => void importParsedBundle(db, bundle, { via: "runner" }),
   };
 }

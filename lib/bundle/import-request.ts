@@ -9,7 +9,10 @@ import { isGzip } from "./read-tar";
 
 export function checkBearerToken(header: string | null, expected: string | undefined): void {
   if (!expected) {
-    throw new AppError("UNAVAILABLE", "the import endpoint is disabled: set STUDIO_INGEST_TOKEN on the server");
+    throw new AppError(
+      "UNAVAILABLE",
+      "the import and worker endpoints are disabled: set STUDIO_INGEST_TOKEN on the server",
+    );
   }
   const match = /^Bearer (.+)$/.exec(header ?? "");
   if (!match?.[1]) throw new AppError("UNAUTHORIZED", "missing Authorization: Bearer <token> header");

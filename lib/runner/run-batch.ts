@@ -10,15 +10,34 @@ import path from "node:path";
 import pLimit from "p-limit";
 import { chooseBehaviour } from "@/lib/agents/scripted-behaviours";
 import type { Instance } from "@/lib/benchmark/schema";
+import type { SubtaskId } from "@/lib/benchmark/subtasks";
 import { AppError } from "@/lib/errors/app-error";
 import type { AgentSetup } from "./agent-setup";
+import type { Shard } from "./shard";
 import { removeTree } from "./copy-tree";
 import { discardRun, storeRun, type ImportBundle } from "./store-run";
 import { createWorkspaceCache, type WorkspaceSource } from "./workspace-cache";
 
+/** Which runs a batch makes (db/queries/run-plan.ts `planRuns`, or the studio's GET /api/workers/plan). */
+export interface RunPlanRequest {
+  benchmarkId: string;
+  subtask?: SubtaskId;
+  /** Only the instances of the evaluation split. */
+  splitOnly: boolean;
+  configId: string;
+  /** The first N pending instances of each subtask (a spread for demos). */
+  perSubtask?: number;
+  limit?: number;
+  /** Only these instances (an ablation runs the same ones under every arm); each must match the filters. */
+  instanceIds?: readonly string[];
+  /** Only this shard of the matching instances (`--shard i/n`); the other filters apply within it. */
+  shard?: Shard;
+}
+
+/** The local database (db/queries/run-plan.ts) or a studio over HTTP (lib/remote/remote-store.ts). */
 export interface RunBatchStore {
-  instance(id: string): Instance | null;
-  workspaceSource(id: string): WorkspaceSource;
+  instance(id: string): Promise<Instance | null>;
+  workspaceSource(id: string): Promise<WorkspaceSource>;
   importBundle: ImportBundle;
 }
 
@@ -67,7 +86,7 @@ export async function runBatch(
     const runDir = path.join(options.runsDir, runId);
     if (stop.signal.aborted) return void (outcomes.notStarted += 1);
     try {
-      const instance = store.instance(instanceId);
+      const instance = await store.instance(instanceId);
       if (!instance) throw new AppError("NOT_FOUND", `instance ${instanceId} vanished`);
       await removeTree(runDir);
       const behaviour = chooseBehaviour(instance, options.seed);
@@ -87,7 +106,7 @@ export async function runBatch(
           ? new Map([["scripted-behaviour.json", Buffer.from(`${JSON.stringify({ behaviour })}\n`)]])
           : undefined,
         materialize: async (dir: string) => {
-          const before = await workspaces.materialize(store.workspaceSource(instanceId), dir);
+          const before = await workspaces.materialize(await store.workspaceSource(instanceId), dir);
           const workspaceDir = await fs.realpath(dir);
           setup.mock?.register({ instance, files: before, behaviour, workspaceDir });
           return before;

@@ -7,6 +7,7 @@
 import path from "node:path";
 import { parseBundle, type ParsedBundle } from "@/lib/bundle/parse";
 import type { RunManifest } from "@/lib/bundle/schema";
+import type { BundleFiles } from "@/lib/bundle/read";
 import { bundleFilesOf, writeBundleFolder, type RunRecord } from "@/lib/bundle/write";
 import { removeTree } from "./copy-tree";
 import { cutError } from "./record-run";
@@ -17,8 +18,11 @@ export interface StoredRun {
   kept: "whole" | "summary";
 }
 
-/** Imports a validated bundle in one transaction (db/queries/run-import.ts `importParsedBundle`). */
-export type ImportBundle = (bundle: ParsedBundle) => void;
+/**
+ * Imports a validated bundle in one transaction (db/queries/run-import.ts `importParsedBundle`), or
+ * pushes its files to a studio (lib/remote/remote-store.ts).
+ */
+export type ImportBundle = (bundle: ParsedBundle, files: BundleFiles) => void | Promise<void>;
 
 async function store(importBundle: ImportBundle, record: RunRecord, runDir: string): Promise<void> {
   const bundleDir = path.join(runDir, "bundle");
@@ -27,7 +31,7 @@ async function store(importBundle: ImportBundle, record: RunRecord, runDir: stri
   const parsed = parseBundle(files, bundleDir);
   await removeTree(bundleDir);
   await writeBundleFolder(bundleDir, files);
-  importBundle(parsed);
+  await importBundle(parsed, files);
 }
 
 /** The run as a failed run with the reason its bundle could not be stored: no steps, no files. */
