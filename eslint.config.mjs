@@ -23,7 +23,8 @@ const LIB_LAYERS = [
   ["judge"],
   ["runs", "agents"],
   ["agreement", "runner", "foreign"],
-  ["dashboard", "config", "task-check", "remote"],
+  ["remote"],
+  ["dashboard", "config", "task-check"],
   ["case-studies", "jobs", "cli"],
 ];
 

@@ -17,7 +17,7 @@ import { agentConfigId } from "@/db/queries/run-import";
 import { createDbJudgeCache } from "@/db/queries/judge-cache";
 import { MITIGATIONS } from "@/lib/codekit/mitigation";
 import { agentSpecOf } from "@/lib/agents/agent-file";
-import { AGENT_FRAMEWORKS, PROVIDERS } from "@/lib/agents/agent-spec";
+import { AGENT_FRAMEWORKS, PROVIDERS, providerFor } from "@/lib/agents/agent-spec";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";
 import {
   choiceOption,
@@ -38,8 +38,10 @@ import { ShardSchema } from "@/lib/runner/shard";
 import { remoteBatchStore, remotePlan } from "@/lib/remote/remote-store";
 import { createStudioClient } from "@/lib/remote/studio-client";
 import { bubblewrapAvailable } from "@/lib/runner/sandbox";
+import { signalExitCode } from "@/lib/process/signals";
 import { sandboxUnavailableReason } from "@/lib/setup/system-packages";
 import { createRunStopper } from "./run-agents-stop";
+import { runQueuedBatch } from "./run-agents-queue";
 
 export const cli = () =>
   cliCommand(
@@ -103,6 +105,13 @@ export const cli = () =>
       ),
     )
     .addOption(
+      textOption(
+        "--queue <url>",
+        "queue each run on this Redis for workers on any machine (npm run worker -- --queue ...) and follow the batch (default: $STUDIO_QUEUE_URL)",
+        { pattern: /^rediss?:\/\/\S+$/, expected: "a redis:// or rediss:// URL" },
+      ),
+    )
+    .addOption(
       textOption("--token <token>", "the studio's STUDIO_INGEST_TOKEN, with --push (default: $STUDIO_INGEST_TOKEN)"),
     )
     .addOption(textOption("--runs-dir <dir>", "where run folders are written").default("data/runs"))
@@ -141,11 +150,15 @@ export async function runAgents(argv: string[], io: CliIo): Promise<{ code: numb
     wallTime: args.wallTime,
     mitigation: args.mitigation,
   });
-  if (!args.allowUnsandboxed) {
+  const env = loadEnv(io.env);
+  const queueUrl = args.queue ?? (args.push ? undefined : env.STUDIO_QUEUE_URL);
+  if (queueUrl && args.push)
+    throw new AppError("INVALID_INPUT", "--queue and --push do not go together: a queue's workers push");
+  // Queued runs are made by the workers, in their sandboxes.
+  if (!args.allowUnsandboxed && !queueUrl) {
     const reason = await sandboxUnavailableReason(bubblewrapAvailable, io.env);
     if (reason) throw new AppError("UNAVAILABLE", reason);
   }
-  const env = loadEnv(io.env);
   const studio = args.push ? studioClientOf(args.push, args.token ?? env.STUDIO_INGEST_TOKEN, io) : null;
   if (!studio && args.token) throw new AppError("INVALID_INPUT", "--token goes with --push");
   // With --push the local database only caches the Code-KIT selector's answers.
@@ -187,6 +200,36 @@ export async function runAgents(argv: string[], io: CliIo): Promise<{ code: numb
       `${matched} instance(s) match, ${alreadyRun} already run by this configuration${where}; running ${todo.length} with ${agent.name}\n`,
     );
     const progress = createProgress("runs", todo.length, io.stderr);
+    if (queueUrl) {
+      const queued = await runQueuedBatch({
+        url: queueUrl,
+        provider: providerFor(spec),
+        jobs: todo.map(({ instanceId, runId }) => ({
+          benchmark: args.benchmark,
+          agent: spec,
+          mock: args.mock === true,
+          seed: args.seed,
+          instanceId,
+          runId,
+          configId,
+        })),
+        rateLimit: env.STUDIO_QUEUE_RATE_LIMITS?.get(providerFor(spec)),
+        signal: stopper.signal,
+        onQueued: (batch, added, following) =>
+          io.stderr.write(`batch ${batch}: ${added} run(s) queued on ${queueUrl}, ${following} already on the queue\n`),
+        onRun: (runId, { failed, note }) => {
+          if (failed) io.stderr.write(`${runId}: ${note}\n`);
+          progress.tick(failed);
+        },
+      });
+      if (todo.length > 0) progress.finish();
+      io.stdout.write(
+        `${todo.length} queued run(s) with ${agent.name}: ${queued.completed} completed, ${queued.failed} failed (limits, model errors), ` +
+          `${queued.already} already in the studio, ${queued.errors} could not be recorded, ${queued.cancelled} cancelled\n`,
+      );
+      const stoppedBy = stopper.stoppedBy();
+      return { code: stoppedBy ? signalExitCode(stoppedBy) : queued.errors > 0 ? 1 : 0, configId };
+    }
     const outcomes = await runBatch(setup, todo, store, {
       runsDir,
       cacheDir,

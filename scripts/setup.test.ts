@@ -28,7 +28,7 @@ describe("setup CLI", () => {
     expect(message).toMatch(/^missing system packages:\n {2}bubblewrap: the agent sandbox/);
     expect(message).toContain("chromium: the browser the end-to-end tests drive");
     expect(message.split("\n").at(-1)).toMatch(
-      /sudo apt-get install -y --no-install-recommends bubblewrap procps git python3 python3-pip python3-pytest chromium\)?$/,
+      /sudo apt-get install -y --no-install-recommends bubblewrap procps git python3 python3-pip python3-pytest redis-server chromium\)?$/,
     );
   });
 

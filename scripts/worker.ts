@@ -22,7 +22,8 @@ import {
   sweepLostJobs,
   type JobRow,
 } from "@/db/queries/jobs";
-import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
+import { PROVIDERS } from "@/lib/agents/agent-spec";
+import { choiceListOption, cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { DEFAULT_LEASE, workerIdentity, type WorkerIdentity } from "@/lib/jobs/lease";
@@ -30,13 +31,43 @@ import { commandOf, JobParamsSchema, progressOf } from "@/lib/jobs/schema";
 import { spawnGuarded, type Exit } from "@/lib/process/guarded";
 import { onParentExit, onStopSignals } from "@/lib/process/signals";
 import { firstIssue } from "@/lib/errors/zod-issues";
+import { runQueueWorker } from "./queue-worker";
 
 export const cli = () =>
   cliCommand(
     "npm run worker --",
-    "Executes the jobs queued from the web app, oldest first, each as its own CLI process.",
+    "Executes the jobs queued from the web app, oldest first, each as its own CLI process; with --queue, a worker machine of a distributed study.",
   )
     .option("--once", "take at most one job, then exit")
+    .addOption(
+      textOption(
+        "--queue <url>",
+        "be a worker machine: take runs from this Redis (the studio's STUDIO_QUEUE_URL) instead of the jobs table",
+        { pattern: /^rediss?:\/\/\S+$/, expected: "a redis:// or rediss:// URL" },
+      ),
+    )
+    .addOption(
+      textOption("--studio <url>", "with --queue: the studio whose instances are run and which each run is pushed to", {
+        pattern: /^https?:\/\/\S+$/,
+        expected: "an http:// or https:// URL",
+      }),
+    )
+    .addOption(
+      textOption("--token <token>", "with --queue: the studio's STUDIO_INGEST_TOKEN (default: $STUDIO_INGEST_TOKEN)"),
+    )
+    .addOption(integerOption("--concurrency <n>", "with --queue: runs at once", { min: 1, max: 64 }).default(1))
+    .addOption(
+      choiceListOption("--providers <list>", "with --queue: the provider queues taken from (default: all)", PROVIDERS),
+    )
+    .addOption(
+      integerOption("--lock-ms <ms>", "with --queue: a run whose worker is silent this long goes to another worker", {
+        min: 1000,
+        max: 600_000,
+      }).default(30_000),
+    )
+    .addOption(textOption("--runs-dir <dir>", "with --queue: where run folders are written").default("data/runs"))
+    .addOption(textOption("--cache-dir <dir>", "with --queue: the workspace cache (default: cache beside --runs-dir)"))
+    .option("--allow-unsandboxed", "with --queue: run agents without bubblewrap (trusted agents only)")
     .addOption(
       integerOption("--poll-ms <ms>", "how often to look for a job and for a cancel", { min: 50, max: 60_000 }).default(
         1000,
@@ -193,7 +224,25 @@ const abortableSleep = (ms: number, signal: AbortSignal) =>
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = await parseCli(cli(), argv, io);
   if (!parsed) return 0;
-  const { once, ...timing }: { once?: true } & WorkerTiming = parsed.options;
+  const { once, queue, studio, token, concurrency, providers, lockMs, runsDir, cacheDir, allowUnsandboxed, ...timing } =
+    parsed.options;
+  if (queue || studio) {
+    if (!queue || !studio) throw new AppError("INVALID_INPUT", "--queue and --studio go together");
+    return runQueueWorker(
+      {
+        queue,
+        studio,
+        token,
+        concurrency,
+        providers: providers ?? [...PROVIDERS],
+        lockMs,
+        runsDir,
+        cacheDir,
+        allowUnsandboxed: allowUnsandboxed === true,
+      },
+      io,
+    );
+  }
   if (timing.heartbeatMs * 2 > timing.leaseMs)
     throw new AppError("INVALID_INPUT", "--heartbeat-ms must be at most half of --lease-ms (one late beat is no loss)");
   const db = createDb(databasePathFromEnv(io.env));

@@ -5,6 +5,7 @@ import { DEFAULT_MAX_RATIO } from "@/lib/bundle/budget";
 import { DEFAULT_MAX_JSON_BYTES, HEAP_BYTES_PER_JSON_BYTE } from "@/lib/bundle/json-budget";
 import { DEFAULT_READ_LIMITS, type ReadLimits } from "@/lib/bundle/read";
 import { AppError } from "@/lib/errors/app-error";
+import { RateLimitsSchema } from "@/lib/remote/run-queue";
 import { DEFAULT_MAX_STORED_FILE_BYTES } from "@/lib/runner/workspace";
 
 const PositiveInt = z.coerce.number().int().positive();
@@ -37,6 +38,16 @@ export const EnvSchema = z
     OPENAI_BASE_URL: z.url().optional(),
     /** The built-in `gemini` judge's model. */
     STUDIO_JUDGE_MODEL: z.string().min(1).default("gemini-2.5-flash"),
+    /**
+     * Distributed mode (docs/distributed.md): run-agents jobs become one queue job per run on this
+     * Redis, for workers on any machine (`npm run worker -- --queue URL --studio URL --token T`).
+     */
+    STUDIO_QUEUE_URL: z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
+      .optional(),
+    /** Global rate limits per provider queue, e.g. `gemini=60/60,openai=500/60` (runs started per seconds). */
+    STUDIO_QUEUE_RATE_LIMITS: RateLimitsSchema.optional(),
     /** A JSON file of LLM judge definitions (lib/judge/llm/judge-definitions.ts), for evaluate and the Jobs page. */
     STUDIO_JUDGES: z.string().min(1).optional(),
   })

@@ -176,6 +176,9 @@ export function remoteBatchStore(client: StudioClient, options: RemoteStoreOptio
       try {
         await client.post(`/api/runs/import?name=${encodeURIComponent(`${runId}.zip`)}`, zip, "application/zip");
       } catch (error) {
+        // Another worker's bundle of this run got there first (a run retried after its worker was
+        // thought lost): the studio keeps that one, and this run is not lost.
+        if (error instanceof AppError && error.code === "CONFLICT") return;
         if (!(error instanceof AppError) || error.code !== "UNAVAILABLE") throw error;
         // The studio could not be reached: the bundle is kept whole (the first one kept wins, so a
         // failed run's summary never replaces its whole bundle).

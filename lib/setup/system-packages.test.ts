@@ -31,12 +31,24 @@ describe("system packages", () => {
   it("finds nothing on an empty PATH and names every package for the tests, the browser included", async () => {
     const env = { PATH: pathWith("empty", []), CHROMIUM_PATH: path.join(work, "no-chromium") };
     const missing = await missingPackages("test", env);
-    expect(missing.map((p) => p.apt)).toEqual(["bubblewrap", "procps", "git", "python3", "python3-pip", "python3-pytest", "chromium"]);
+    expect(missing.map((p) => p.apt)).toEqual([
+      "bubblewrap",
+      "procps",
+      "git",
+      "python3",
+      "python3-pip",
+      "python3-pytest",
+      "redis-server",
+      "chromium",
+    ]);
     expect((await missingPackages("demo", env)).map((p) => p.apt)).not.toContain("chromium");
   });
 
   it("sees only bubblewrap missing when the rest is on PATH", async () => {
-    const env = { PATH: pathWith("no-bwrap", ["ps", "git", "python3"]), CHROMIUM_PATH: process.execPath };
+    const env = {
+      PATH: pathWith("no-bwrap", ["ps", "git", "python3", "redis-server"]),
+      CHROMIUM_PATH: process.execPath,
+    };
     expect((await missingPackages("test", env)).map((p) => p.apt)).toEqual(["bubblewrap"]);
   });
 

@@ -64,6 +64,12 @@ export function systemPackages(env: Env): SystemPackage[] {
       neededFor: ["demo", "test"],
     },
     {
+      apt: "redis-server",
+      why: "the queue of a distributed study (BullMQ); the end-to-end test of workers on several machines starts one",
+      presence: { kind: "command", name: "redis-server" },
+      neededFor: ["test"],
+    },
+    {
       apt: "chromium",
       why: "the browser the end-to-end tests drive (Playwright never downloads one)",
       presence: { kind: "file", path: env.CHROMIUM_PATH || CHROMIUM_DEFAULT_PATH },
