@@ -62,9 +62,11 @@ export async function evaluateCodeLevel(
     typeof input.modified === "string" ? decodePythonText(input.modified) : decodePythonSource(input.modified);
   const moved = input.mode === "move_destination" && input.moveSource != null;
   const referenceSource = moved ? decodePythonText(input.moveSource!) : originalSource;
-  const [original, modified, movedFrom] = await Promise.all([
-    analyzeDecodedCached(originalSource, cache),
-    cache?.get(ReportCache.keyOf(modifiedSource)) ?? analyzeDecoded(modifiedSource),
+  // The original first: the agent's version is parsed as an edit of it and reuses its definitions.
+  const original = await analyzeDecodedCached(originalSource, cache);
+  const [modified, movedFrom] = await Promise.all([
+    cache?.get(ReportCache.keyOf(modifiedSource)) ??
+      analyzeDecoded(modifiedSource, { cache, baseKey: cache && ReportCache.keyOf(originalSource) }),
     moved ? analyzeDecodedCached(referenceSource, cache) : null,
   ]);
   const reference = movedFrom ?? original;
