@@ -3,7 +3,7 @@
  * versions of a file can be compared element by element (lib/analysis/code-metrics.ts), and
  * stored as a run artifact (`reports/ast.json`, `files[path]`). Deterministic and JSON-only.
  */
-import { compileCheck } from "./cpython-check";
+import { compileCheck, type CompileVerdict } from "./cpython-check";
 import type { Tree } from "web-tree-sitter";
 import { parsePython, parsePythonEdited } from "./python-parser";
 import { ReportCache } from "./report-cache";
@@ -135,7 +135,7 @@ export async function analyzeDecodedCached(decoded: DecodedSource, cache: Report
 export async function analyzeDecoded(decoded: DecodedSource, reuse: Reuse = {}): Promise<AstReport> {
   const { text } = decoded;
   const { cache = null, baseKey = null, keepTreeAs = null } = reuse;
-  const compiled = compileCheck(text);
+  const compiled = reuse.compiled ?? compileCheck(text);
   const tree = await parseReusing(text, cache, baseKey);
   let kept = false;
   try {
@@ -196,6 +196,8 @@ export interface Reuse {
   baseKey?: string | null;
   /** Hands this source's tree to the cache under this key (its own), for later edits of it. */
   keepTreeAs?: string | null;
+  /** CPython's verdict on this source (compileCheck), when the caller has asked for it already. */
+  compiled?: Promise<CompileVerdict>;
 }
 
 function parseReusing(text: string, cache: ReportCache | null, baseKey: string | null): Promise<Tree> {
