@@ -3,11 +3,12 @@
  * versions of a file can be compared element by element (lib/analysis/code-metrics.ts), and
  * stored as a run artifact (`reports/ast.json`, `files[path]`). Deterministic and JSON-only.
  */
-import { compileCheck } from "./cpython-check";
-import { parsePython } from "./python-parser";
+import { compileCheck, type CompileVerdict } from "./cpython-check";
+import type { Tree } from "web-tree-sitter";
+import { parsePython, parsePythonEdited } from "./python-parser";
 import { ReportCache } from "./report-cache";
 import { readScope } from "./python-scope";
-import { classEntries, functionEntries } from "./report-definitions";
+import { definitionEntries } from "./report-definitions";
 import type { AstReport, PythonSyntaxError } from "./schema";
 import { listSyntaxErrors } from "./syntax-errors";
 
@@ -118,7 +119,9 @@ export async function analyzePythonBytes(data: Uint8Array): Promise<AstReport> {
 export async function analyzeDecodedCached(decoded: DecodedSource, cache: ReportCache | null): Promise<AstReport> {
   if (!cache) return analyzeDecoded(decoded);
   const key = ReportCache.keyOf(decoded);
-  return cache.get(key) ?? cache.set(key, await analyzeDecoded(decoded), decoded.text.length);
+  return (
+    cache.get(key) ?? cache.set(key, await analyzeDecoded(decoded, { cache, keepTreeAs: key }), decoded.text.length)
+  );
 }
 
 /**
@@ -129,17 +132,18 @@ export async function analyzeDecodedCached(decoded: DecodedSource, cache: Report
  * incomplete. (Tree-sitter's other findings, a `print >> f` read as a Python 2 statement, leave
  * the tree whole: CPython's word settles them.)
  */
-export async function analyzeDecoded(decoded: DecodedSource): Promise<AstReport> {
+export async function analyzeDecoded(decoded: DecodedSource, reuse: Reuse = {}): Promise<AstReport> {
   const { text } = decoded;
-  const compiled = compileCheck(text);
-  const tree = await parsePython(text);
+  const { cache = null, baseKey = null, keepTreeAs = null } = reuse;
+  const compiled = reuse.compiled ?? compileCheck(text);
+  const tree = await parseReusing(text, cache, baseKey);
+  let kept = false;
   try {
     // The structure first, while CPython compiles; tree-sitter's own error list only when it is
     // used (CPython refused the file, or the tree has ERROR nodes): a walk of the whole tree, it
     // was an eighth of a clean file's analysis time.
     const scope = readScope(tree.rootNode, text, true);
-    const classes = classEntries(tree, text);
-    const functions = functionEntries(tree, text);
+    const { classes, functions } = definitionEntries(tree, text, cache?.definitions ?? null);
     const verdict = await compiled;
     const hasError = tree.rootNode.hasError;
     const treeErrors = !verdict.ok || hasError ? listSyntaxErrors(tree, text) : [];
@@ -154,6 +158,12 @@ export async function analyzeDecoded(decoded: DecodedSource): Promise<AstReport>
         ...(decoded.encodingErrorAt ?? { line: 1, column: 1 }),
         message: `not valid UTF-8 (byte offset ${decoded.encodingError.offset}) and no coding declaration`,
       });
+    }
+    // Kept once nothing here reads it (the cache may delete it at any later await), and only
+    // whole: edits are parsed from trees without errors.
+    if (cache && keepTreeAs !== null && !hasError) {
+      cache.keepTree(keepTreeAs, { text, tree });
+      kept = true;
     }
     return {
       version: 1,
@@ -174,6 +184,23 @@ export async function analyzeDecoded(decoded: DecodedSource): Promise<AstReport>
       otherStatements: scope.statements,
     };
   } finally {
-    tree.delete();
+    if (!kept) tree.delete();
   }
+}
+
+/** What an analysis may reuse of analyses before it, all in `cache`: the same report, sooner. */
+export interface Reuse {
+  /** Its definitions (report-definitions.ts) and trees. */
+  cache?: ReportCache | null;
+  /** The key (ReportCache.keyOf) of a source this one is an edit of: parsed from its tree when the cache holds it. */
+  baseKey?: string | null;
+  /** Hands this source's tree to the cache under this key (its own), for later edits of it. */
+  keepTreeAs?: string | null;
+  /** CPython's verdict on this source (compileCheck), when the caller has asked for it already. */
+  compiled?: Promise<CompileVerdict>;
+}
+
+function parseReusing(text: string, cache: ReportCache | null, baseKey: string | null): Promise<Tree> {
+  const base = cache && baseKey !== null ? cache.tree(baseKey) : undefined;
+  return base ? parsePythonEdited(text, base) : parsePython(text);
 }

@@ -59,28 +59,66 @@ const BLOCK_TYPES: ReadonlySet<string> = new Set([
   "block",
 ]);
 
-/** Classes, functions and methods of a parsed module, in source order. */
-export function listDefinitions(tree: Tree): PythonDefinition[] {
-  const found: PythonDefinition[] = [];
-  const seen = new Map<string, number>();
+/** Where a definition sits: its nodes, the names of the classes around it, and its block. */
+export interface DefinitionSite {
+  /** The decorated_definition when decorated, else `node`. */
+  outer: Node;
+  node: Node;
+  isClass: boolean;
+  /** Names of the enclosing classes, outermost first. */
+  scope: string[];
+  inClass: boolean;
+  inBlock: boolean;
+}
+
+/**
+ * Walks the definitions under `root` in source order. `each` gives a class's name, under which
+ * its body is walked next (a function's body is its own: not walked).
+ */
+export function walkDefinitions(root: Node, each: (site: DefinitionSite) => string): void {
   const visit = (node: Node, scope: string[], inClass: boolean, inBlock: boolean) => {
     for (const child of node.namedChildren) {
       if (!child) continue;
-      const definition = child.type === "decorated_definition" ? child.childForFieldName("definition") : child;
-      if (definition?.type === "function_definition" || definition?.type === "class_definition") {
-        const entry = describe(child, definition, scope, inClass, inBlock);
-        const key = `${entry.kind === "class"}:${entry.qualifiedName}`;
-        entry.occurrence = (seen.get(key) ?? 0) + 1;
-        seen.set(key, entry.occurrence);
-        found.push(entry);
-        const body = definition.childForFieldName("body");
-        if (entry.kind === "class" && body) visit(body, [...scope, entry.name], true, inBlock);
-      } else if (child.type !== "decorated_definition" && BLOCK_TYPES.has(child.type)) {
+      const childType = child.type;
+      const isDecorated = childType === "decorated_definition";
+      const definition = isDecorated ? child.childForFieldName("definition") : child;
+      const type = isDecorated ? definition?.type : childType;
+      if (definition && (type === "function_definition" || type === "class_definition")) {
+        const isClass = type === "class_definition";
+        const name = each({ outer: child, node: definition, isClass, scope, inClass, inBlock });
+        const body = isClass ? definition.childForFieldName("body") : null;
+        if (body) visit(body, [...scope, name], true, inBlock);
+      } else if (!isDecorated && BLOCK_TYPES.has(childType)) {
         visit(child, scope, inClass, true);
       }
     }
   };
-  visit(tree.rootNode, [], false, false);
+  visit(root, [], false, false);
+}
+
+/** Counts `key`s seen: 1 for the first, 2 for the next, ... */
+export function occurrenceCounter(): (key: string) => number {
+  const seen = new Map<string, number>();
+  return (key) => {
+    const occurrence = (seen.get(key) ?? 0) + 1;
+    seen.set(key, occurrence);
+    return occurrence;
+  };
+}
+
+/** The occurrence key of a definition: its qualified name, classes apart from functions. */
+export const occurrenceKey = (isClass: boolean, qualifiedName: string) => `${isClass}:${qualifiedName}`;
+
+/** Classes, functions and methods of a parsed module, in source order. */
+export function listDefinitions(tree: Tree): PythonDefinition[] {
+  const found: PythonDefinition[] = [];
+  const occurrence = occurrenceCounter();
+  walkDefinitions(tree.rootNode, (site) => {
+    const entry = describe(site);
+    entry.occurrence = occurrence(occurrenceKey(site.isClass, entry.qualifiedName));
+    found.push(entry);
+    return entry.name;
+  });
   return found;
 }
 
@@ -88,7 +126,8 @@ export function listFunctionDefinitions(tree: Tree): FunctionDefinition[] {
   return listDefinitions(tree).filter((d): d is FunctionDefinition => d.kind !== "class");
 }
 
-function describe(outer: Node, node: Node, scope: string[], inClass: boolean, inBlock: boolean): PythonDefinition {
+/** A definition read from its site (`occurrence` 1: the caller counts). */
+export function describe({ outer, node, isClass, scope, inClass, inBlock }: DefinitionSite): PythonDefinition {
   const name = node.childForFieldName("name")?.text ?? "?";
   const body = node.childForFieldName("body");
   const statements = body?.namedChildren.filter((n): n is Node => n !== null && n.type !== "comment") ?? [];
@@ -101,7 +140,6 @@ function describe(outer: Node, node: Node, scope: string[], inClass: boolean, in
   const bodyFirst = isDocstring ? statements[1] : first;
   // The colon ending the signature is the last anonymous ":" child before the body.
   const colon = node.children.filter((c): c is Node => c !== null && c.type === ":").at(-1);
-  const isClass = node.type === "class_definition";
   return {
     qualifiedName: [...scope, name].join("."),
     name,

@@ -4,7 +4,7 @@
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
+import { Edit, Language, Parser, type Node, type Point, type Tree } from "web-tree-sitter";
 
 let parserPromise: Promise<Parser> | null = null;
 let wasmDir: string | null = null;
@@ -56,6 +56,74 @@ export async function parsePython(source: string): Promise<Tree> {
   const tree = parser.parse(source);
   if (!tree) throw new Error("tree-sitter returned no tree");
   return tree;
+}
+
+/** A source and its tree: the start of an incremental parse of an edited version of it. */
+export interface ParsedSource {
+  text: string;
+  tree: Tree;
+}
+
+/**
+ * `parsePython(source)` reusing the tree of a previous version of it: the edit that turns
+ * `previous.text` into `source` (everything between their common prefix and suffix) is applied to a
+ * copy of its tree, and tree-sitter parses again only what the edit touched. A tree with errors is
+ * parsed afresh: error recovery, not the grammar, decides its shape, and it may go another way.
+ * `previous.tree` is copied at once (synchronously), never changed.
+ */
+export async function parsePythonEdited(source: string, previous: ParsedSource): Promise<Tree> {
+  // A copy first, before any await: the caller's tree may be deleted once this function waits.
+  const old = previous.tree.copy();
+  let tree: Tree | null;
+  try {
+    old.edit(editBetween(previous.text, source));
+    tree = (await loadPythonParser()).parse(source, old);
+  } finally {
+    old.delete();
+  }
+  if (tree && !tree.rootNode.hasError) return tree;
+  tree?.delete();
+  return parsePython(source);
+}
+
+/** The one edit from `before` to `after`: what lies between their common prefix and common suffix. */
+export function editBetween(before: string, after: string): Edit {
+  const shorter = Math.min(before.length, after.length);
+  let start = 0;
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let tail = 0;
+  while (
+    tail < shorter - start &&
+    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
+  ) {
+    tail++;
+  }
+  // Never between the halves of a surrogate pair: the edit covers whole characters.
+  if (start > 0 && isHighSurrogate(before.charCodeAt(start - 1))) start--;
+  if (tail > 0 && isLowSurrogate(before.charCodeAt(before.length - tail))) tail--;
+  const startPosition = pointAt(before, start, { row: 0, column: 0 }, 0);
+  return new Edit({
+    startIndex: start,
+    oldEndIndex: before.length - tail,
+    newEndIndex: after.length - tail,
+    startPosition,
+    oldEndPosition: pointAt(before, before.length - tail, startPosition, start),
+    newEndPosition: pointAt(after, after.length - tail, startPosition, start),
+  });
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** Row and column (UTF-16 code units, as web-tree-sitter counts them) of `index`, counted on from `from` at `fromIndex`. */
+function pointAt(text: string, index: number, from: Point, fromIndex: number): Point {
+  let { row } = from;
+  let lineStart = fromIndex - from.column;
+  for (let i = text.indexOf("\n", fromIndex); i >= 0 && i < index; i = text.indexOf("\n", i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return { row, column: index - lineStart };
 }
 
 /** The first syntax error of a tree (1-based line and column), or null when it parses. */

@@ -11,6 +11,7 @@ import { analyzeDecoded, analyzeDecodedCached, analyzePython, decodePythonText }
 import { evaluateCodeLevel, type CodeLevelInput } from "./code-metrics";
 import { ReportCache } from "./report-cache";
 import type { AstReport } from "./schema";
+import { pythonFilesOf } from "./test-support";
 
 const source = (i: number) => `def f${i}(x):\n    return x + ${i}\n`;
 const reportOf = async (i: number) => analyzePython(source(i));
@@ -55,15 +56,6 @@ describe("ReportCache", () => {
   });
 });
 
-/** Files of up to 2,000 lines: the real data holds one of 9,912 lines, seconds per evaluation. */
-function pythonFiles(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".py"))
-    .filter((f) => fs.readFileSync(path.join(dir, f), "utf8").split("\n").length <= 2000)
-    .sort();
-}
-
 /** Per file with a function: the file unchanged, plus a comment line, and its first function renamed. */
 function inputsOf(original: string, report: AstReport): CodeLevelInput[] {
   const target = report.functions.find((f) => f.occurrence === 1);
@@ -96,7 +88,7 @@ function sameResultsPerFile(dir: string, files: string[]): void {
 const SAMPLE = "data/sample-corpus/Source_Code";
 
 describe("evaluateCodeLevel with the report cache, on the sample corpus", () => {
-  sameResultsPerFile(SAMPLE, pythonFiles(SAMPLE));
+  sameResultsPerFile(SAMPLE, pythonFilesOf(SAMPLE));
 });
 
 describeWithTestData(
@@ -104,6 +96,6 @@ describeWithTestData(
   "deveval/Source_Code",
   (dir) => {
     // Skipped (no data), the suite still registers its test by name.
-    sameResultsPerFile(dir, fs.existsSync(dir) ? pythonFiles(dir) : ["every .py file"]);
+    sameResultsPerFile(dir, fs.existsSync(dir) ? pythonFilesOf(dir) : ["every .py file"]);
   },
 );

@@ -5,30 +5,51 @@
  *
  * Bounded both ways, least recently used out first: by entries and by an estimate of the bytes
  * held (the source's and the report's JSON length). Cached reports are frozen: a caller that
- * tried to change one would change every later run's original.
+ * tried to change one would change every later run's original. Beside the reports, the
+ * definitions they were made of (by text): the agent's version of a file, analyzed afresh, reuses
+ * those it shares with the original.
  */
 import { createHash } from "node:crypto";
 import type { DecodedSource } from "./ast-report";
+import { LruCache, type LruLimits } from "@/lib/util/lru-cache";
+import { DEFINITION_MEMO_LIMITS, newDefinitionMemo, type DefinitionMemo } from "./report-definitions";
+import type { ParsedSource } from "./python-parser";
 import type { AstReport } from "./schema";
 
-export interface ReportCacheLimits {
-  entries: number;
-  bytes: number;
-}
+export type ReportCacheLimits = LruLimits;
 
 /** 256 originals of a few hundred lines, or fewer larger ones: tens of MB at most. */
 export const REPORT_CACHE_LIMITS: ReportCacheLimits = { entries: 256, bytes: 64 * 1024 * 1024 };
 
-interface Entry {
-  report: AstReport;
-  bytes: number;
-}
+/** Trees live in WebAssembly memory, which never shrinks: a few, for the originals in use. */
+const TREE_LIMITS: LruLimits = { entries: 32, bytes: 64 * 1024 * 1024 };
+/** A rough bound of a tree's size per character of its source. */
+const TREE_BYTES_PER_CHARACTER = 16;
 
 export class ReportCache {
-  private readonly entries = new Map<string, Entry>();
-  private heldBytes = 0;
+  private readonly reports: LruCache<AstReport>;
+  /**
+   * What each definition analyzed through this cache gave (report-definitions.ts): a file that
+   * shares definitions with one analyzed before (an agent's version with its original) reuses them.
+   */
+  readonly definitions: DefinitionMemo;
+  /** Parse trees of the reports' sources, fewer of them: an agent's version is parsed as an edit of its original. */
+  private readonly trees = new LruCache<ParsedSource>(TREE_LIMITS, (parsed) => parsed.tree.delete());
 
-  constructor(private readonly limits: ReportCacheLimits = REPORT_CACHE_LIMITS) {}
+  constructor(limits: ReportCacheLimits = REPORT_CACHE_LIMITS, definitionLimits = DEFINITION_MEMO_LIMITS) {
+    this.reports = new LruCache(limits);
+    this.definitions = newDefinitionMemo(definitionLimits);
+  }
+
+  /** The tree of the source with this key, if still held (valid until the next call that stores one). */
+  tree(key: string): ParsedSource | undefined {
+    return this.trees.get(key);
+  }
+
+  /** Holds a source's tree (the cache deletes it when it lets it go; at once when it is too large). */
+  keepTree(key: string, parsed: ParsedSource): void {
+    if (!this.trees.set(key, parsed, TREE_BYTES_PER_CHARACTER * parsed.text.length)) parsed.tree.delete();
+  }
 
   /** The key of a decoded source: its text and what decoding found (a BOM, an encoding error). */
   static keyOf(decoded: DecodedSource): string {
@@ -38,41 +59,25 @@ export class ReportCache {
   }
 
   get(key: string): AstReport | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    // Most recently used last: Map keeps insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.report;
+    return this.reports.get(key);
   }
 
   /** Stores a report (frozen) and returns it; one larger than the byte bound is returned unstored. */
   set(key: string, report: AstReport, sourceLength: number): AstReport {
     const frozen = deepFreeze(report);
-    const bytes = sourceLength + JSON.stringify(report).length;
-    if (bytes > this.limits.bytes || this.limits.entries < 1) return frozen;
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.entries.delete(key);
-      this.heldBytes -= previous.bytes;
-    }
-    this.entries.set(key, { report: frozen, bytes });
-    this.heldBytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= this.limits.entries && this.heldBytes <= this.limits.bytes) break;
-      this.entries.delete(oldest);
-      this.heldBytes -= entry.bytes;
-    }
+    this.reports.set(key, frozen, sourceLength + JSON.stringify(report).length);
     return frozen;
   }
 
   clear(): void {
-    this.entries.clear();
-    this.heldBytes = 0;
+    this.reports.clear();
+    this.definitions.clear();
+    this.trees.clear();
   }
 
+  /** The reports held. */
   get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.heldBytes };
+    return this.reports.size;
   }
 }
 

@@ -5,39 +5,51 @@
 import { createHash } from "node:crypto";
 import type { Node, Tree } from "web-tree-sitter";
 import { normalizeExpression, normalizeStatements } from "./normalize";
-import { listDefinitions, listFunctionDefinitions } from "./python-definitions";
+import { LruCache, type LruLimits } from "@/lib/util/lru-cache";
+import {
+  describe,
+  listDefinitions,
+  listFunctionDefinitions,
+  occurrenceCounter,
+  occurrenceKey,
+  walkDefinitions,
+  type DefinitionSite,
+  type PythonDefinition,
+} from "./python-definitions";
 import { docstringOf, endLine, readScope, startLine, statementsOf } from "./python-scope";
 import type { ClassEntry, FunctionEntry, Parameter, ParameterKind } from "./schema";
 
 export function functionEntries(tree: Tree, source: string): FunctionEntry[] {
-  return listFunctionDefinitions(tree).map((definition) => {
-    const fn = definition.node;
-    const body = fn.childForFieldName("body");
-    const statements = body ? statementsOf(body) : [];
-    const doc = docstringOf(statements);
-    const rest = doc ? statements.slice(1) : statements;
-    const normalizedBody = normalizeStatements(rest, source);
-    const returnType = fn.childForFieldName("return_type");
-    const parameters = fn.childForFieldName("parameters");
-    return {
-      qualifiedName: definition.qualifiedName,
-      name: definition.name,
-      occurrence: definition.occurrence,
-      kind: definition.kind,
-      isAsync: definition.isAsync,
-      decorators: definition.decorators.map((d) => normalizeExpression(d, source)),
-      parameters: parameters ? parametersOf(parameters, source) : [],
-      returnAnnotation: returnType ? normalizeExpression(returnType, source) : null,
-      docstring: doc?.value ?? null,
-      docstringSpan: doc ? { startLine: startLine(doc.node), endLine: endLine(doc.node) } : null,
-      normalizedBody,
-      bodyHash: createHash("sha256").update(normalizedBody).digest("hex"),
-      inBlock: definition.inBlock,
-      startLine: definition.startLine,
-      defLine: definition.defLine,
-      endLine: endLine(fn),
-    };
-  });
+  return listFunctionDefinitions(tree).map((definition) => functionEntry(definition, source));
+}
+
+function functionEntry(definition: PythonDefinition, source: string): FunctionEntry {
+  const fn = definition.node;
+  const body = fn.childForFieldName("body");
+  const statements = body ? statementsOf(body) : [];
+  const doc = docstringOf(statements);
+  const rest = doc ? statements.slice(1) : statements;
+  const normalizedBody = normalizeStatements(rest, source);
+  const returnType = fn.childForFieldName("return_type");
+  const parameters = fn.childForFieldName("parameters");
+  return {
+    qualifiedName: definition.qualifiedName,
+    name: definition.name,
+    occurrence: definition.occurrence,
+    kind: definition.kind as FunctionEntry["kind"],
+    isAsync: definition.isAsync,
+    decorators: definition.decorators.map((d) => normalizeExpression(d, source)),
+    parameters: parameters ? parametersOf(parameters, source) : [],
+    returnAnnotation: returnType ? normalizeExpression(returnType, source) : null,
+    docstring: doc?.value ?? null,
+    docstringSpan: doc ? { startLine: startLine(doc.node), endLine: endLine(doc.node) } : null,
+    normalizedBody,
+    bodyHash: createHash("sha256").update(normalizedBody).digest("hex"),
+    inBlock: definition.inBlock,
+    startLine: definition.startLine,
+    defLine: definition.defLine,
+    endLine: endLine(fn),
+  };
 }
 
 export function parametersOf(parameters: Node, source: string): Parameter[] {
@@ -99,28 +111,174 @@ export function parametersOf(parameters: Node, source: string): Parameter[] {
 export function classEntries(tree: Tree, source: string): ClassEntry[] {
   return listDefinitions(tree)
     .filter((d) => d.kind === "class")
-    .map((definition) => {
-      const body = definition.node.childForFieldName("body");
-      const contents = body ? readScope(body, source, false) : null;
-      const superclasses = definition.node.childForFieldName("superclasses");
-      return {
-        qualifiedName: definition.qualifiedName,
-        name: definition.name,
-        occurrence: definition.occurrence,
-        decorators: definition.decorators.map((d) => normalizeExpression(d, source)),
-        docstring: contents?.docstring?.value ?? null,
-        docstringSpan: contents?.docstring
-          ? { startLine: contents.docstring.startLine, endLine: contents.docstring.endLine }
-          : null,
-        inBlock: definition.inBlock,
-        startLine: definition.startLine,
-        defLine: definition.defLine,
-        endLine: endLine(definition.node),
-        bases: (superclasses?.namedChildren ?? [])
-          .filter((n): n is Node => n !== null && n.type !== "comment")
-          .map((n) => normalizeExpression(n, source)),
-        variables: contents?.variables ?? [],
-        statements: contents?.statements ?? [],
-      };
-    });
+    .map((definition) => classEntry(definition, source));
+}
+
+function classEntry(definition: PythonDefinition, source: string): ClassEntry {
+  const body = definition.node.childForFieldName("body");
+  const contents = body ? readScope(body, source, false) : null;
+  const superclasses = definition.node.childForFieldName("superclasses");
+  return {
+    qualifiedName: definition.qualifiedName,
+    name: definition.name,
+    occurrence: definition.occurrence,
+    decorators: definition.decorators.map((d) => normalizeExpression(d, source)),
+    docstring: contents?.docstring?.value ?? null,
+    docstringSpan: contents?.docstring
+      ? { startLine: contents.docstring.startLine, endLine: contents.docstring.endLine }
+      : null,
+    inBlock: definition.inBlock,
+    startLine: definition.startLine,
+    defLine: definition.defLine,
+    endLine: endLine(definition.node),
+    bases: (superclasses?.namedChildren ?? [])
+      .filter((n): n is Node => n !== null && n.type !== "comment")
+      .map((n) => normalizeExpression(n, source)),
+    variables: contents?.variables ?? [],
+    statements: contents?.statements ?? [],
+  };
+}
+
+/**
+ * What a definition's entry holds that its text alone decides, lines counted from its first
+ * line (0): the same text at the same place in its line (after the same indentation) parses to
+ * the same subtree in a tree without errors, so its entry is the same up to where it starts.
+ */
+type DefinitionFragment = { isClass: false; entry: FunctionEntry } | { isClass: true; entry: ClassEntry };
+
+/** Fragments of definitions by their text (DefinitionMemo.keyOf): shared between the files of a process. */
+export type DefinitionMemo = LruCache<DefinitionFragment>;
+
+/** A few thousand definitions of a few hundred lines: tens of MB at most. */
+export const DEFINITION_MEMO_LIMITS: LruLimits = { entries: 8192, bytes: 64 * 1024 * 1024 };
+
+export const newDefinitionMemo = (limits = DEFINITION_MEMO_LIMITS): DefinitionMemo => new LruCache(limits);
+
+/** The entries of a module's classes and functions, in source order. */
+export interface DefinitionEntries {
+  classes: ClassEntry[];
+  functions: FunctionEntry[];
+}
+
+/**
+ * The class and function entries of a module in one walk, exactly as classEntries and
+ * functionEntries give them. With a memo (and a tree without errors), a definition whose text was
+ * analyzed before is not analyzed again: an agent's version of a file shares most of its
+ * definitions with the original, byte for byte, and normalizing their bodies was most of a
+ * report's time.
+ */
+export function definitionEntries(tree: Tree, source: string, memo: DefinitionMemo | null): DefinitionEntries {
+  const result: DefinitionEntries = { classes: [], functions: [] };
+  const usable = memo !== null && !tree.rootNode.hasError ? memo : null;
+  const occurrence = occurrenceCounter();
+  walkDefinitions(tree.rootNode, (site) => {
+    const fragment = usable ? memoized(site, source, usable) : null;
+    const definition = fragment ? null : describe(site);
+    const name = fragment ? fragment.entry.name : definition!.name;
+    const qualifiedName = [...site.scope, name].join(".");
+    const context = {
+      qualifiedName,
+      occurrence: occurrence(occurrenceKey(site.isClass, qualifiedName)),
+      inBlock: site.inBlock,
+    };
+    if (site.isClass) {
+      const entry = fragment?.isClass ? fragment.entry : classEntry(definition!, source);
+      result.classes.push(placeClass(entry, context, fragment ? site.outer.startPosition.row : 0));
+    } else {
+      const entry = fragment && !fragment.isClass ? fragment.entry : functionEntry(definition!, source);
+      const kind = site.inClass ? "method" : "function";
+      result.functions.push(placeFunction(entry, { ...context, kind }, fragment ? site.outer.startPosition.row : 0));
+    }
+    return name;
+  });
+  return result;
+}
+
+/** The key of a definition in the memo: its indentation (the text before it on its line) and its text. */
+function memoKey(outer: Node, source: string): string {
+  const start = outer.startIndex;
+  const lineStart = source.lastIndexOf("\n", start - 1) + 1;
+  return createHash("sha256")
+    .update(source.slice(lineStart, start))
+    .update("\n")
+    .update(source.slice(start, outer.endIndex))
+    .digest("base64");
+}
+
+/** The fragment of the definition at `site`, from the memo or made (and kept) now. */
+function memoized(site: DefinitionSite, source: string, memo: DefinitionMemo): DefinitionFragment {
+  const key = memoKey(site.outer, source);
+  const known = memo.get(key);
+  if (known) return known;
+  const definition = describe({ ...site, scope: [], inBlock: false });
+  const first = definition.startLine - 1;
+  let fragment: DefinitionFragment;
+  if (site.isClass) {
+    const entry = classEntry(definition, source);
+    fragment = { isClass: true, entry: placeClass(entry, entry, -first) };
+  } else {
+    const entry = functionEntry(definition, source);
+    fragment = { isClass: false, entry: placeFunction(entry, entry, -first) };
+  }
+  memo.set(key, fragment, 2 * (site.outer.endIndex - site.outer.startIndex) + 512);
+  return fragment;
+}
+
+interface Context {
+  qualifiedName: string;
+  occurrence: number;
+  inBlock: boolean;
+}
+
+const shiftSpan = <T extends { startLine: number; endLine: number } | null>(span: T, by: number): T =>
+  (span ? { startLine: span.startLine + by, endLine: span.endLine + by } : null) as T;
+const shiftLines = <T extends { line: number; endLine: number }>(item: T, by: number): T => ({
+  ...item,
+  line: item.line + by,
+  endLine: item.endLine + by,
+});
+
+/** A function entry in its context, its lines moved by `by` (a new object: entries are not shared). */
+function placeFunction(
+  entry: FunctionEntry,
+  context: Context & Pick<FunctionEntry, "kind">,
+  by: number,
+): FunctionEntry {
+  return {
+    qualifiedName: context.qualifiedName,
+    name: entry.name,
+    occurrence: context.occurrence,
+    kind: context.kind,
+    isAsync: entry.isAsync,
+    decorators: [...entry.decorators],
+    parameters: entry.parameters.map((p) => ({ ...p, line: p.line + by })),
+    returnAnnotation: entry.returnAnnotation,
+    docstring: entry.docstring,
+    docstringSpan: shiftSpan(entry.docstringSpan, by),
+    normalizedBody: entry.normalizedBody,
+    bodyHash: entry.bodyHash,
+    inBlock: context.inBlock,
+    startLine: entry.startLine + by,
+    defLine: entry.defLine + by,
+    endLine: entry.endLine + by,
+  };
+}
+
+/** A class entry in its context, its lines moved by `by` (a new object). */
+function placeClass(entry: ClassEntry, context: Context, by: number): ClassEntry {
+  return {
+    qualifiedName: context.qualifiedName,
+    name: entry.name,
+    occurrence: context.occurrence,
+    decorators: [...entry.decorators],
+    docstring: entry.docstring,
+    docstringSpan: shiftSpan(entry.docstringSpan, by),
+    inBlock: context.inBlock,
+    startLine: entry.startLine + by,
+    defLine: entry.defLine + by,
+    endLine: entry.endLine + by,
+    bases: [...entry.bases],
+    variables: entry.variables.map((v) => shiftLines({ ...v, names: [...v.names] }, by)),
+    statements: entry.statements.map((s) => shiftLines(s, by)),
+  };
 }
