@@ -14,6 +14,7 @@ import * as ablation from "./ablation";
 import * as analyze from "./analyze";
 import * as audit from "./audit";
 import * as benchAnalyzer from "./bench-analyzer";
+import * as benchDistributed from "./bench-distributed";
 import * as benchBuild from "./bench-build";
 import * as benchDashboard from "./bench-dashboard";
 import * as benchEvaluate from "./bench-evaluate";
@@ -44,6 +45,7 @@ const CLIS: [string, Cli, [string, string] | null][] = [
   ["analyze", analyze, null],
   ["audit", audit, null],
   ["bench-analyzer", benchAnalyzer, ["--files", "an integer from 1 to 10000"]],
+  ["bench-distributed", benchDistributed, ["--runs", "an integer from 1 to 10000"]],
   ["bench-build", benchBuild, ["--repos", "an integer from 1 to 10000"]],
   ["bench-dashboard", benchDashboard, ["--iterations", "an integer from 5 to 10000"]],
   ["bench-evaluate", benchEvaluate, ["--count", "an integer from 1 to 100000"]],
