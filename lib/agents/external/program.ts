@@ -1,4 +1,9 @@
-/** Where an agent CLI's program is: the project's node_modules/.bin (optional dependencies), or a configured path. */
+/**
+ * Where an agent CLI's program is: `agent-clis/node_modules/.bin` (the pinned CLIs `npm run
+ * setup:agents` installs, kept out of the project's own install so the Quick start and worker
+ * machines stay small), the project's node_modules/.bin (a CLI installed there by hand), or a
+ * configured path.
+ */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/lib/errors/app-error";
@@ -17,7 +22,6 @@ export async function resolveAgentProgram(
   adapter: ExternalAgentAdapter,
   configuredBinary?: string,
 ): Promise<AgentProgram> {
-  const nodeModules = path.join(projectRoot, "node_modules");
   if (configuredBinary) {
     const binary = path.resolve(configuredBinary);
     // A command agent's program is a file its command line runs (a script): readable is enough.
@@ -34,24 +38,30 @@ export async function resolveAgentProgram(
     return { binary, version: null, programDirs: [path.dirname(await fs.realpath(binary))] };
   }
   if (adapter.framework === "command") return { binary: "bash", version: null, programDirs: [] };
-  const binary = path.join(nodeModules, ".bin", adapter.binName ?? "");
-  let version: string | null = null;
+  for (const nodeModules of AGENT_CLI_FOLDERS.map((folder) => path.join(projectRoot, folder))) {
+    const binary = path.join(nodeModules, ".bin", adapter.binName ?? "");
+    const version = await installedVersion(binary, path.join(nodeModules, adapter.npmPackage ?? "", "package.json"));
+    // The whole node_modules: npm CLIs load their dependencies from it (the rest of the project stays hidden).
+    if (version !== undefined) return { binary, version, programDirs: [nodeModules] };
+  }
+  throw new AppError(
+    "NOT_FOUND",
+    `${adapter.framework} is not installed: run \`npm run setup:agents\` (the pinned Claude Code, Codex CLI and Gemini CLI, into agent-clis/), or set "binary" in the agent file`,
+  );
+}
+
+/** Where the agent CLIs are looked for, in order, under the project. */
+export const AGENT_CLI_FOLDERS = ["agent-clis/node_modules", "node_modules"];
+
+/** The package's version when its program is there and executable; undefined when it is not. */
+async function installedVersion(binary: string, packageJson: string): Promise<string | null | undefined> {
   try {
     await fs.access(binary, fs.constants.X_OK);
-    const pkg = JSON.parse(
-      await fs.readFile(path.join(nodeModules, adapter.npmPackage ?? "", "package.json"), "utf8"),
-    ) as {
-      version?: string;
-    };
-    version = pkg.version ?? null;
+    const pkg = JSON.parse(await fs.readFile(packageJson, "utf8")) as { version?: string };
+    return pkg.version ?? null;
   } catch {
-    throw new AppError(
-      "NOT_FOUND",
-      `${adapter.framework} is not installed: ${binary} is missing (it is an optional dependency, ${adapter.npmPackage}; run npm install, or set "binary" in the agent file)`,
-    );
+    return undefined;
   }
-  // The whole node_modules: npm CLIs load their dependencies from it (the rest of the project stays hidden).
-  return { binary, version, programDirs: [nodeModules] };
 }
 
 /** The provider's public API, for runs against the real service. */
