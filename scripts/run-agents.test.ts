@@ -88,5 +88,19 @@ describe("run-agents CLI", { timeout: 60_000 }, () => {
     await expect(runAgents(["--benchmark", "sample", "--agent", "file-tools"], io().io)).rejects.toThrow(
       /GEMINI_API_KEY/,
     );
+    const mock = ["--benchmark", "sample", "--agent", "file-tools", "--mock"];
+    for (const [argv, message] of [
+      [["--shard", "4/3"], '--shard: expected i/n with 1 <= i <= n (e.g. 2/4), got "4/3"'],
+      [["--push", "studio:3000"], '--push: expected an http:// or https:// URL, got "studio:3000"'],
+      [["--queue", "http://redis"], '--queue: expected a redis:// or rediss:// URL, got "http://redis"'],
+      [["--token", "t".repeat(20)], "--token goes with --push"],
+      [["--push", "http://127.0.0.1:1"], "--push needs the studio's token: --token or $STUDIO_INGEST_TOKEN"],
+      [
+        ["--push", "http://127.0.0.1:1", "--token", "t".repeat(20), "--queue", "redis://127.0.0.1:1"],
+        "--queue and --push do not go together: a queue's workers push",
+      ],
+    ] as const) {
+      await expect(runAgents([...mock, ...argv], io().io), argv.join(" ")).rejects.toThrow(message);
+    }
   });
 });
