@@ -170,6 +170,32 @@ export function hasArtifact(db: Db, runId: string, path: string): boolean {
   );
 }
 
+/** A run's verdicts and the artifacts its evaluation produced, as saved together. */
+export interface RunEvaluation {
+  runId: string;
+  entries: readonly VerdictEntry[];
+  artifacts: readonly NewArtifact[];
+}
+
+/** Writes one run's evaluation; the caller holds the transaction. */
+function writeEvaluation(db: Db, { runId, entries, artifacts }: RunEvaluation): void {
+  for (const a of artifacts) {
+    const sha256 = sha256Hex(a.data);
+    db.insert(t.fileContents)
+      .values({ sha256, size: a.data.length, isText: true, content: a.data })
+      .onConflictDoNothing()
+      .run();
+    db.insert(t.runArtifacts)
+      .values({ runId, path: a.path, kind: a.kind, sha256, size: a.data.length })
+      .onConflictDoUpdate({
+        target: [t.runArtifacts.runId, t.runArtifacts.path],
+        set: { sha256, size: a.data.length },
+      })
+      .run();
+  }
+  writeVerdicts(db, runId, entries);
+}
+
 /**
  * Replaces, in one transaction, each (metric, judge) verdict given for the run, and adds the
  * artifacts the evaluation produced (e.g. `reports/ast.json`).
@@ -180,23 +206,27 @@ export function saveJudgedVerdicts(
   entries: readonly VerdictEntry[],
   artifacts: readonly NewArtifact[] = [],
 ): void {
-  const hashed = artifacts.map((a) => ({ ...a, sha256: sha256Hex(a.data) }));
-  db.transaction((tx) => {
-    for (const a of hashed) {
-      tx.insert(t.fileContents)
-        .values({ sha256: a.sha256, size: a.data.length, isText: true, content: a.data })
-        .onConflictDoNothing()
-        .run();
-      tx.insert(t.runArtifacts)
-        .values({ runId, path: a.path, kind: a.kind, sha256: a.sha256, size: a.data.length })
-        .onConflictDoUpdate({
-          target: [t.runArtifacts.runId, t.runArtifacts.path],
-          set: { sha256: a.sha256, size: a.data.length },
-        })
-        .run();
-    }
-    writeVerdicts(db, runId, entries);
-  });
+  db.$client.transaction(() => writeEvaluation(db, { runId, entries, artifacts }))();
+}
+
+/**
+ * Several runs' evaluations in one transaction (the parallel evaluation stores each batch its
+ * workers send back at once: one commit instead of one per run).
+ */
+export function saveEvaluations(db: Db, evaluations: readonly RunEvaluation[]): void {
+  db.$client.transaction(() => {
+    for (const evaluation of evaluations) writeEvaluation(db, evaluation);
+  })();
+}
+
+/** The DevEval sample each run's instance comes from (runs of one sample share its original files), else its instance. */
+export function sampleOfRuns(db: Db): Map<string, string> {
+  const rows = db
+    .select({ runId: t.runs.id, instanceId: t.runs.instanceId, sample: t.instances.sourceSample })
+    .from(t.runs)
+    .innerJoin(t.instances, eq(t.instances.id, t.runs.instanceId))
+    .all();
+  return new Map(rows.map((r) => [r.runId, r.sample ?? r.instanceId]));
 }
 
 /** The evaluation loop's reads and writes (lib/judge/evaluate-runs.ts) on this database. */
