@@ -2,7 +2,7 @@
  * The evaluation's reads and writes: everything a judge needs about one run, which runs still
  * lack a judge's verdicts, and storing a run's verdicts with its artifacts (one transaction per run).
  */
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import {
   BUNDLE_MEMBERS,
   FULL_EVIDENCE,
@@ -54,54 +54,77 @@ export function runsToEvaluate(
   });
 }
 
-function contentOf(db: Db, sha256: string | null): Buffer | null {
-  if (!sha256) return null;
-  return (
-    db.select({ content: t.fileContents.content }).from(t.fileContents).where(eq(t.fileContents.sha256, sha256)).get()
-      ?.content ?? null
-  );
+/**
+ * The loader's queries, prepared once per connection: built and prepared afresh on every call they
+ * were about half of the time to load a run (2 ms on the DevEval runs).
+ */
+function loaderQueries(db: Db) {
+  const id = sql.placeholder("id");
+  return {
+    content: db
+      .select({ content: t.fileContents.content })
+      .from(t.fileContents)
+      .where(eq(t.fileContents.sha256, id))
+      .prepare(),
+    run: db.select().from(t.runs).where(eq(t.runs.id, id)).prepare(),
+    instance: db.select().from(t.instances).where(eq(t.instances.id, id)).prepare(),
+    config: db
+      .select({ limits: t.agentConfigs.limits, framework: t.agentConfigs.framework })
+      .from(t.agentConfigs)
+      .where(eq(t.agentConfigs.id, id))
+      .prepare(),
+    artifact: db
+      .select({ sha256: t.runArtifacts.sha256 })
+      .from(t.runArtifacts)
+      .where(and(eq(t.runArtifacts.runId, id), eq(t.runArtifacts.path, sql.placeholder("path"))))
+      .prepare(),
+    changes: db.select().from(t.fileChanges).where(eq(t.fileChanges.runId, id)).prepare(),
+    snapshots: db.select().from(t.environmentSnapshots).where(eq(t.environmentSnapshots.runId, id)).prepare(),
+    snapshotFile: db
+      .select({ sha256: t.snapshotFiles.sha256 })
+      .from(t.snapshotFiles)
+      .where(and(eq(t.snapshotFiles.snapshotId, sql.placeholder("snapshot")), eq(t.snapshotFiles.path, id)))
+      .prepare(),
+  };
+}
+
+const preparedLoaders = new WeakMap<Db["$client"], ReturnType<typeof loaderQueries>>();
+
+function queriesOf(db: Db): ReturnType<typeof loaderQueries> {
+  let queries = preparedLoaders.get(db.$client);
+  if (!queries) {
+    queries = loaderQueries(db);
+    preparedLoaders.set(db.$client, queries);
+  }
+  return queries;
 }
 
 export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
-  const run = db.select().from(t.runs).where(eq(t.runs.id, runId)).get();
+  const q = queriesOf(db);
+  const contentOf = (sha256: string | null): Buffer | null =>
+    sha256 ? (q.content.get({ id: sha256 })?.content ?? null) : null;
+  const run = q.run.get({ id: runId });
   if (!run) throw new AppError("NOT_FOUND", `run "${runId}" not found`);
-  const instanceRow = db.select().from(t.instances).where(eq(t.instances.id, run.instanceId)).get();
+  const instanceRow = q.instance.get({ id: run.instanceId });
   if (!instanceRow) throw new AppError("INTERNAL", `instance of run "${runId}" is missing`);
   const instance = instanceOfRow(instanceRow);
-  const config = db
-    .select({ limits: t.agentConfigs.limits, framework: t.agentConfigs.framework })
-    .from(t.agentConfigs)
-    .where(eq(t.agentConfigs.id, run.agentConfigId))
-    .get();
+  const config = q.config.get({ id: run.agentConfigId });
 
-  const artifact = (path: string) =>
-    contentOf(
-      db,
-      db
-        .select({ sha256: t.runArtifacts.sha256 })
-        .from(t.runArtifacts)
-        .where(and(eq(t.runArtifacts.runId, runId), eq(t.runArtifacts.path, path)))
-        .get()?.sha256 ?? null,
-    );
+  const artifact = (path: string) => contentOf(q.artifact.get({ id: runId, path })?.sha256 ?? null);
   const steps = (artifact(BUNDLE_MEMBERS.trajectory)?.toString("utf8") ?? "")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => TrajectoryStepSchema.parse(JSON.parse(line)));
 
-  const changes: EvaluatedChange[] = db
-    .select()
-    .from(t.fileChanges)
-    .where(eq(t.fileChanges.runId, runId))
-    .all()
-    .map((c) => ({
-      path: c.path,
-      kind: c.kind as EvaluatedChange["kind"],
-      before: contentOf(db, c.beforeSha256),
-      after: contentOf(db, c.afterSha256),
-      afterSize: c.afterSize,
-    }));
+  const changes: EvaluatedChange[] = q.changes.all({ id: runId }).map((c) => ({
+    path: c.path,
+    kind: c.kind as EvaluatedChange["kind"],
+    before: contentOf(c.beforeSha256),
+    after: contentOf(c.afterSha256),
+    afterSize: c.afterSize,
+  }));
 
-  const snapshots = db.select().from(t.environmentSnapshots).where(eq(t.environmentSnapshots.runId, runId)).all();
+  const snapshots = q.snapshots.all({ id: runId });
   const snapshot = (phase: string) =>
     (snapshots.find((s) => s.phase === phase)?.snapshot as EnvironmentSnapshot | undefined) ?? null;
 
@@ -117,15 +140,9 @@ export function loadEvaluationInput(db: Db, runId: string): EvaluationInput {
     }
     const setup = (instanceRow.setup as StoredSetupChange[]).find((c) => c.path === path);
     let sha256: string | null = setup && !("delete" in setup) ? setup.sha256 : null;
-    if (!setup && instanceRow.snapshotId !== null) {
-      sha256 =
-        db
-          .select({ sha256: t.snapshotFiles.sha256 })
-          .from(t.snapshotFiles)
-          .where(and(eq(t.snapshotFiles.snapshotId, instanceRow.snapshotId), eq(t.snapshotFiles.path, path)))
-          .get()?.sha256 ?? null;
-    }
-    const content = contentOf(db, sha256);
+    if (!setup && instanceRow.snapshotId !== null)
+      sha256 = q.snapshotFile.get({ snapshot: instanceRow.snapshotId, id: path })?.sha256 ?? null;
+    const content = contentOf(sha256);
     if (content) setupFiles.set(path, content.toString("utf8"));
   }
 
