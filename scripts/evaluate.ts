@@ -53,10 +53,12 @@ export const withJudgeOptions = <A extends unknown[], O extends OptionValues, G 
     .addOption(integerOption("--concurrency <n>", "runs judged at once", { min: 1, max: 32 }).default(4));
 
 /**
- * Fewer runs than this are judged in this thread: starting the threads (building their bundle,
- * loading the parser in each) costs about a second.
+ * Fewer runs than this are judged in this thread: starting the threads (their bundle, a parser
+ * and a CPython helper each, the originals analyzed once per thread) costs seconds. On the 248
+ * DevEval runs two threads were slower than one (10-14 s against 8-9 s, load average 3-4); on
+ * four times as many, faster (bench:evaluate: 74 against 51 runs/s).
  */
-const WORKERS_FROM_RUNS = 64;
+const WORKERS_FROM_RUNS = 1000;
 
 export const cli = () =>
   withJudgeOptions(cliCommand("npm run evaluate --", "Scores the runs that lack this judge's verdicts (resumable)."))
