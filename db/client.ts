@@ -56,3 +56,13 @@ function ensureSubtaskCatalog(db: Db): void {
     });
   });
 }
+
+/**
+ * A read-only connection to a database another connection of this process created (createDb):
+ * no migrations, no catalog writes. For worker threads that only read (npm run evaluate's judges).
+ */
+export function openDbReadOnly(filename: string): Db {
+  const sqlite = new Database(filename, { readonly: true, fileMustExist: true });
+  sqlite.pragma("busy_timeout = 10000");
+  return drizzle(sqlite, { schema });
+}

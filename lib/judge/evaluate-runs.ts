@@ -8,7 +8,7 @@ import pLimit from "p-limit";
 import { BUNDLE_MEMBERS } from "@/lib/bundle/schema";
 import { AppError } from "@/lib/errors/app-error";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
-import { astReportsOf } from "./rules/ast-reports";
+import { astReportsOf, RunReportCache } from "./rules/ast-reports";
 import { ruleJudge } from "./rules/rule-judge";
 import type { EvaluationInput, VerdictDraft } from "./schema";
 
@@ -52,20 +52,31 @@ export interface RunJudge {
 
 /**
  * The rule judge on every metric it scores, under one judge row, leaving the static analysis behind
- * the code metrics as the run's AST report (kept if the run has one, redone with `force`).
+ * the code metrics as the run's AST report (kept if the run has one, redone with `force`). The
+ * report is made first and its reports handed to the code-level metrics (RunReportCache), so each
+ * of the agent's files is analyzed once.
  */
 export function ruleRunJudge(
   judgeId: number,
   options: { force?: boolean; hasArtifact(runId: string, path: string): boolean },
 ): RunJudge {
+  const made = new WeakMap<EvaluationInput, NewArtifact>();
   return {
     label: "rule judge",
     judgeIdByMetric: new Map(METRIC_IDS.map((m) => [m, judgeId])),
-    judge: ruleJudge,
-    async artifacts(input) {
-      if (!options.force && options.hasArtifact(input.runId, BUNDLE_MEMBERS.astReport)) return [];
-      const report = await astReportsOf(input.changes);
-      return [{ path: BUNDLE_MEMBERS.astReport, kind: "ast_report", data: Buffer.from(`${JSON.stringify(report)}\n`) }];
+    async judge(input) {
+      const reports = new RunReportCache();
+      if (options.force || !options.hasArtifact(input.runId, BUNDLE_MEMBERS.astReport)) {
+        // Written out before the metrics read the same reports.
+        const report = await astReportsOf(input.changes, reports);
+        const data = Buffer.from(`${JSON.stringify(report)}\n`);
+        made.set(input, { path: BUNDLE_MEMBERS.astReport, kind: "ast_report", data });
+      }
+      return ruleJudge(input, reports);
+    },
+    artifacts: async (input) => {
+      const artifact = made.get(input);
+      return artifact ? [artifact] : [];
     },
     close: async () => {},
   };
@@ -76,6 +87,30 @@ export interface EvaluationSummary {
   failures: { runId: string; error: string }[];
   /** Violated verdicts per metric. */
   violations: Map<string, number>;
+}
+
+/** One run judged: its verdicts under their judge rows, and what the judge leaves beside them. */
+export interface JudgedRun {
+  verdicts: JudgedVerdict[];
+  artifacts: NewArtifact[];
+}
+
+/** Loads and judges one run (nothing stored): the step the loop here and the worker threads of npm run evaluate share. */
+export async function judgeRun(
+  load: EvaluationStore["load"],
+  active: Pick<RunJudge, "label" | "judgeIdByMetric" | "judge" | "artifacts">,
+  runId: string,
+): Promise<JudgedRun> {
+  const input = load(runId);
+  const verdicts = await active.judge(input);
+  const artifacts = (await active.artifacts?.(input)) ?? [];
+  return { verdicts: verdicts.map((verdict) => ({ judgeId: judgeIdOf(active, verdict.metric), verdict })), artifacts };
+}
+
+/** Adds a run's violated verdicts to the per-metric counts of a summary. */
+export function countViolations(violations: Map<string, number>, verdicts: readonly JudgedVerdict[]): void {
+  for (const { verdict: v } of verdicts)
+    if (v.value === "violated") violations.set(v.metric, (violations.get(v.metric) ?? 0) + 1);
 }
 
 /** Judges each run and stores its verdicts; `onRun` hears of each run as it ends (with its error, if it failed). */
@@ -92,16 +127,9 @@ export async function evaluateRuns(
     runIds.map((runId) =>
       limit(async () => {
         try {
-          const input = store.load(runId);
-          const verdicts = await active.judge(input);
-          const artifacts = (await active.artifacts?.(input)) ?? [];
-          store.save(
-            runId,
-            verdicts.map((verdict) => ({ judgeId: judgeIdOf(active, verdict.metric), verdict })),
-            artifacts,
-          );
-          for (const v of verdicts)
-            if (v.value === "violated") violations.set(v.metric, (violations.get(v.metric) ?? 0) + 1);
+          const judged = await judgeRun((id) => store.load(id), active, runId);
+          store.save(runId, judged.verdicts, judged.artifacts);
+          countViolations(violations, judged.verdicts);
           options.onRun?.(runId);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
@@ -114,7 +142,7 @@ export async function evaluateRuns(
   return { evaluated: runIds.length - failures.length, failures, violations };
 }
 
-function judgeIdOf(active: RunJudge, metric: string): number {
+function judgeIdOf(active: Pick<RunJudge, "label" | "judgeIdByMetric">, metric: string): number {
   const id = active.judgeIdByMetric.get(metric);
   if (id === undefined)
     throw new AppError("INTERNAL", `the ${active.label} judged ${metric}, which it has no judge row for`);

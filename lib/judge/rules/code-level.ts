@@ -3,6 +3,7 @@
  * up, and what the agent left (for the function-level subtask, its answer merged into the file).
  */
 import { evaluateCodeLevel, type CodeLevelInput } from "@/lib/analysis/code-metrics";
+import type { ReportCache } from "@/lib/analysis/report-cache";
 import type { CodeLevelResult, Evidence } from "@/lib/analysis/schema";
 import { mergeSnippet } from "@/lib/analysis/snippet";
 import { plainFunctionName } from "@/lib/analysis/target-name";
@@ -68,15 +69,16 @@ function toVerdicts(results: FileResult[]): VerdictDraft[] {
   });
 }
 
-async function judge(
-  path: string,
-  input: CodeLevelInput,
-  judges: readonly CodeMetricId[] = CODE_METRICS,
-): Promise<FileResult> {
-  return { path, result: await evaluateCodeLevel(input), judges };
-}
-
-export async function codeLevelMetrics(input: EvaluationInput): Promise<VerdictDraft[]> {
+/**
+ * The four verdicts. `cache`: where the files' AST reports are looked up and the originals' kept
+ * (default: the process's cache; a run's RunReportCache also holds the reports made for its AST report).
+ */
+export async function codeLevelMetrics(input: EvaluationInput, cache?: ReportCache): Promise<VerdictDraft[]> {
+  const judge = async (
+    path: string,
+    fileInput: CodeLevelInput,
+    judges: readonly CodeMetricId[] = CODE_METRICS,
+  ): Promise<FileResult> => ({ path, result: await evaluateCodeLevel(fileInput, { cache }), judges });
   const gt = input.groundTruth;
   const target = gt.targetQualifiedName;
   const file = gt.originalFile;
