@@ -14,7 +14,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { evaluateRuns } from "@/lib/judge/evaluate-runs";
 import { scoreJudgeCheck, type JudgeCheckResult } from "@/lib/agreement/judge-check";
 import type { MetricId } from "@/lib/metrics/catalog";
-import { openRunJudge, withJudgeOptions } from "./evaluate";
+import { judgeConcurrency, openRunJudge, withJudgeOptions } from "./evaluate";
 
 export const cli = () =>
   withJudgeOptions(
@@ -61,7 +61,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (pending.length > 0) {
       const progress = createProgress("judge", pending.length, io.stderr);
       await evaluateRuns(evaluationStore(db), active, pending, {
-        concurrency: args.concurrency,
+        concurrency: judgeConcurrency(args),
         onRun: (runId, error) => {
           if (error) io.stderr.write(`error: run ${runId}: ${error}\n`);
           progress.tick(error !== undefined);
