@@ -11,8 +11,15 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { indexRunTexts } from "./run-search";
 
-/** The triggers that fire once per run or verdict row inserted; the others (updates, deletes) stay. */
-const INSERT_TRIGGERS = ["run_facts_after_run_insert", "run_judge_masks_after_verdict_insert"];
+/**
+ * The triggers that fire once per run or verdict row inserted; the others (updates, deletes) stay.
+ * The agreement report's version needs no bump: a run inserted now is in no agreement set yet.
+ */
+const INSERT_TRIGGERS = [
+  "run_facts_after_run_insert",
+  "run_judge_masks_after_verdict_insert",
+  "agreement_version_after_verdict_insert",
+];
 
 /**
  * Runs `write` in one transaction with the insert triggers dropped; `write` returns the ids of the
@@ -20,18 +27,23 @@ const INSERT_TRIGGERS = ["run_facts_after_run_insert", "run_judge_masks_after_ve
  */
 export function insertRunsInBulk(db: Db, write: () => string[]): string[] {
   const sqlite = db.$client;
-  return db.transaction(() => {
-    const triggers = sqlite
-      .prepare<string[], { name: string; sql: string }>(
-        `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${INSERT_TRIGGERS.map(() => "?").join(", ")})`,
-      )
-      .all(...INSERT_TRIGGERS);
-    for (const { name } of triggers) sqlite.exec(`DROP TRIGGER "${name}"`);
-    const ids = write();
-    if (ids.length > 0) fillDerivedRows(db, ids);
-    for (const trigger of triggers) sqlite.exec(trigger.sql);
-    return ids;
-  });
+  return db.transaction(
+    () => {
+      const triggers = sqlite
+        .prepare<string[], { name: string; sql: string }>(
+          `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${INSERT_TRIGGERS.map(() => "?").join(", ")})`,
+        )
+        .all(...INSERT_TRIGGERS);
+      for (const { name } of triggers) sqlite.exec(`DROP TRIGGER "${name}"`);
+      const ids = write();
+      if (ids.length > 0) fillDerivedRows(db, ids);
+      for (const trigger of triggers) sqlite.exec(trigger.sql);
+      return ids;
+      // Immediate: the write lock is waited for (busy timeout) at BEGIN. A deferred transaction that
+      // read first fails at once with SQLITE_BUSY when another connection wrote in between.
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** What the insert triggers would have written for these newly inserted runs and their verdicts. */

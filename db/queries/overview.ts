@@ -1,8 +1,9 @@
 /**
  * The overview's counts: one row per (family, framework, model, arm) for a benchmark, split and judge,
- * summed from run_judge_masks (one row per judged run) so 100,000 runs stay one index range scan.
+ * summed from mask_counts (run_judge_masks counted per combination by triggers), so a million runs
+ * are a few thousand rows read.
  */
-import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { EXTERNAL_BENCHMARK_SOURCE } from "./run-import";
 import type { CatalogFamilyId } from "@/lib/benchmark/subtasks";
 import { MITIGATIONS, type Mitigation } from "@/lib/codekit/mitigation";
@@ -21,46 +22,47 @@ export interface OverviewFilter {
   mitigation?: Mitigation;
 }
 
-const m = t.runJudgeMasks;
+const c = t.maskCounts;
 
-export function maskFilter(filter: OverviewFilter): SQL | undefined {
+/** The filter on mask_counts (one row per combination of what the overview groups and filters by). */
+export function maskCountsFilter(filter: OverviewFilter): SQL | undefined {
   return and(
-    eq(m.judgeId, filter.judgeId),
-    eq(m.benchmarkId, filter.benchmarkId),
-    filter.split === "eval" ? eq(m.inEvalSplit, true) : undefined,
-    filter.family ? eq(m.family, filter.family) : undefined,
-    filter.subtaskId ? eq(m.subtaskId, filter.subtaskId) : undefined,
-    // The unary + keeps the arm a filter on the index rows: as an equality constraint it made
-    // SQLite sort the groups in a temporary B-tree instead of streaming them in index order.
-    filter.mitigation ? sql`+${m.mitigation} = ${filter.mitigation}` : undefined,
+    eq(c.judgeId, filter.judgeId),
+    eq(c.benchmarkId, filter.benchmarkId),
+    filter.split === "eval" ? eq(c.inEvalSplit, true) : undefined,
+    filter.family ? eq(c.family, filter.family) : undefined,
+    filter.subtaskId ? eq(c.subtaskId, filter.subtaskId) : undefined,
+    // The unary + keeps the arm a filter on the rows: as an equality constraint it made SQLite
+    // sort the groups in a temporary B-tree instead of streaming them in key order.
+    filter.mitigation ? sql`+${c.mitigation} = ${filter.mitigation}` : undefined,
   );
 }
 
 /**
- * The distinct mask combinations per (family, framework, model, arm) and how many runs have each:
- * SQLite streams this GROUP BY over run_judge_masks_overview without touching the table
- * (overview.test.ts checks the plan).
+ * The distinct mask combinations per (family, framework, model, arm) and how many runs have each,
+ * summed from mask_counts (kept by triggers: a few thousand rows stand for a million masks), in
+ * its primary key's order (overview.test.ts checks the plan). task_completed -1 is unknown.
  */
 export function overviewCombos(db: Db, filter: OverviewFilter) {
   return db
     .select({
-      family: m.family,
-      framework: m.framework,
-      model: m.model,
-      mitigation: m.mitigation,
-      violatedMask: m.violatedMask,
-      decidedMask: m.decidedMask,
-      taskCompleted: m.taskCompleted,
-      runs: count(),
+      family: c.family,
+      framework: c.framework,
+      model: c.model,
+      mitigation: c.mitigation,
+      violatedMask: c.violatedMask,
+      decidedMask: c.decidedMask,
+      taskCompleted: c.taskCompleted,
+      runs: sql<number>`sum(${c.runs})`.mapWith(Number),
     })
-    .from(m)
-    .where(maskFilter(filter))
-    .groupBy(m.family, m.framework, m.model, m.mitigation, m.violatedMask, m.decidedMask, m.taskCompleted);
+    .from(c)
+    .where(maskCountsFilter(filter))
+    .groupBy(c.family, c.framework, c.model, c.mitigation, c.violatedMask, c.decidedMask, c.taskCompleted);
 }
 
 /**
  * Counts per (family, framework, model, arm), summed in TypeScript from the mask combinations:
- * a few thousand of them stand for 100,000 runs.
+ * a few thousand of them stand for a million runs.
  */
 export function overviewGroups(db: Db, filter: OverviewFilter): OverviewGroup[] {
   const combos = overviewCombos(db, filter).all();
@@ -84,9 +86,9 @@ export function overviewGroups(db: Db, filter: OverviewFilter): OverviewGroup[] 
       groups.set(key, group);
     }
     group.runs += c.runs;
-    if (c.taskCompleted !== null) {
+    if (c.taskCompleted !== -1) {
       group.task.known += c.runs;
-      if (c.taskCompleted) group.task.completed += c.runs;
+      if (c.taskCompleted === 1) group.task.completed += c.runs;
     }
     for (const metric of METRIC_IDS) {
       const bit = metricBit(metric);
