@@ -45,23 +45,27 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const instances = scaleInstances(db, "sample");
     const started = Date.now();
-    const progress = createProgress("synthetic runs", args.runs, io.stderr);
+    const stored = storedRunsBetween(db, scaleRunId(0, args.seed), scaleRunId(args.runs - 1, args.seed));
+    // Counts, rate and ETA are of the runs still to write: a resumed seed skips the others.
+    const progress = createProgress("synthetic runs", args.runs - stored, io.stderr);
     let inserted = 0;
     for (let from = 0; from < args.runs; from += args.batch) {
       const to = Math.min(args.runs, from + args.batch);
       // A rerun after an interruption skips the batches already stored without generating them.
-      if (storedRunsBetween(db, scaleRunId(from, args.seed), scaleRunId(to - 1, args.seed)) < to - from) {
-        const batch = [];
-        for (let i = from; i < to; i++) batch.push(scaleRun(i, args.seed, instances));
-        inserted += insertScaleRuns(db, batch);
-      }
-      for (let i = from; i < to; i++) progress.tick();
+      const already = storedRunsBetween(db, scaleRunId(from, args.seed), scaleRunId(to - 1, args.seed));
+      if (already === to - from) continue;
+      const batch = [];
+      for (let i = from; i < to; i++) batch.push(scaleRun(i, args.seed, instances));
+      const added = insertScaleRuns(db, batch);
+      inserted += added;
+      for (let i = 0; i < added; i++) progress.tick();
     }
     progress.finish();
     db.$client.pragma("optimize");
     const seconds = (Date.now() - started) / 1000;
     io.stdout.write(
-      `${inserted} synthetic run(s) added (${args.runs - inserted} already there) to ${args.db} in ${seconds.toFixed(1)}s\n` +
+      `${inserted} synthetic run(s) added (${args.runs - inserted} already there) to ${args.db} in ${seconds.toFixed(1)}s` +
+        ` (${(inserted / seconds).toFixed(0)} runs/s)\n` +
         `serve it: STUDIO_DB=${args.db} npm start; measure it: npm run bench:dashboard -- --db ${args.db}\n`,
     );
     return 0;
