@@ -39,64 +39,44 @@ export function maskCountsFilter(filter: OverviewFilter): SQL | undefined {
 }
 
 /**
- * The distinct mask combinations per (family, framework, model, arm) and how many runs have each,
- * summed from mask_counts (kept by triggers: a few thousand rows stand for a million masks), in
- * its primary key's order (overview.test.ts checks the plan). task_completed -1 is unknown.
+ * The overview's query: per (family, framework, model, arm), the runs, task completion and each
+ * metric's violated and decided runs, summed over mask_counts in its key order
+ * (overview.test.ts checks the plan: no sort).
  */
-export function overviewCombos(db: Db, filter: OverviewFilter) {
-  return db
-    .select({
-      family: c.family,
-      framework: c.framework,
-      model: c.model,
-      mitigation: c.mitigation,
-      violatedMask: c.violatedMask,
-      decidedMask: c.decidedMask,
-      taskCompleted: c.taskCompleted,
-      runs: sql<number>`sum(${c.runs})`.mapWith(Number),
-    })
-    .from(c)
-    .where(maskCountsFilter(filter))
-    .groupBy(c.family, c.framework, c.model, c.mitigation, c.violatedMask, c.decidedMask, c.taskCompleted);
+export function overviewGroupsQuery(filter: OverviewFilter): SQL {
+  const perMetric = METRIC_IDS.map(
+    (metric, i) =>
+      sql`, sum(CASE WHEN ${c.violatedMask} & ${metricBit(metric)} THEN ${c.runs} ELSE 0 END) AS ${sql.raw(`v${i}`)},
+        sum(CASE WHEN ${c.decidedMask} & ${metricBit(metric)} THEN ${c.runs} ELSE 0 END) AS ${sql.raw(`d${i}`)}`,
+  );
+  return sql`
+    SELECT ${c.family} AS family, ${c.framework} AS framework, ${c.model} AS model, ${c.mitigation} AS mitigation,
+      sum(${c.runs}) AS runs,
+      sum(CASE WHEN ${c.taskCompleted} <> -1 THEN ${c.runs} ELSE 0 END) AS known,
+      sum(CASE WHEN ${c.taskCompleted} = 1 THEN ${c.runs} ELSE 0 END) AS completed
+      ${sql.join(perMetric)}
+    FROM ${c} WHERE ${maskCountsFilter(filter)}
+    GROUP BY ${c.family}, ${c.framework}, ${c.model}, ${c.mitigation}`;
 }
 
 /**
- * Counts per (family, framework, model, arm), summed in TypeScript from the mask combinations:
- * a few thousand of them stand for a million runs.
+ * Counts per (family, framework, model, arm), summed by SQLite from the mask combinations (a
+ * column pair per metric): one row per group comes back, not the 20,000 combinations a million
+ * runs have (reading those took 170 ms).
  */
 export function overviewGroups(db: Db, filter: OverviewFilter): OverviewGroup[] {
-  const combos = overviewCombos(db, filter).all();
-  const groups = new Map<string, OverviewGroup>();
-  for (const c of combos) {
-    const key = `${c.family}\u0000${c.framework}\u0000${c.model}\u0000${c.mitigation}`;
-    let group = groups.get(key);
-    if (!group) {
-      group = {
-        family: c.family as CatalogFamilyId,
-        framework: c.framework,
-        model: c.model,
-        mitigation: c.mitigation,
-        runs: 0,
-        task: { completed: 0, known: 0 },
-        metrics: Object.fromEntries(METRIC_IDS.map((id) => [id, { violated: 0, decided: 0 }])) as Record<
-          MetricId,
-          { violated: number; decided: number }
-        >,
-      };
-      groups.set(key, group);
-    }
-    group.runs += c.runs;
-    if (c.taskCompleted !== -1) {
-      group.task.known += c.runs;
-      if (c.taskCompleted === 1) group.task.completed += c.runs;
-    }
-    for (const metric of METRIC_IDS) {
-      const bit = metricBit(metric);
-      if (c.decidedMask & bit) group.metrics[metric].decided += c.runs;
-      if (c.violatedMask & bit) group.metrics[metric].violated += c.runs;
-    }
-  }
-  return [...groups.values()];
+  const rows = db.all<Record<string, string | number>>(overviewGroupsQuery(filter));
+  return rows.map((row) => ({
+    family: row.family as CatalogFamilyId,
+    framework: row.framework as string,
+    model: row.model as string,
+    mitigation: row.mitigation as Mitigation,
+    runs: row.runs as number,
+    task: { completed: row.completed as number, known: row.known as number },
+    metrics: Object.fromEntries(
+      METRIC_IDS.map((id, i) => [id, { violated: row[`v${i}`] as number, decided: row[`d${i}`] as number }]),
+    ) as Record<MetricId, { violated: number; decided: number }>,
+  }));
 }
 
 export interface JudgeOption {
