@@ -13,7 +13,8 @@ import { METRIC_IDS, METRICS, metricBit, type MetricId } from "@/lib/metrics/cat
 import { createDb, MIGRATIONS_FOLDER, type Db } from "./client";
 import { syncMetricBits } from "./metric-bits";
 import { saveBenchmark } from "./queries/benchmarks";
-import { insertScaleRuns, scaleInstances } from "./queries/synthetic-runs";
+import { scaleInstances } from "./queries/synthetic-runs";
+import { insertScaleRunsThroughTriggers } from "./queries/synthetic-runs.fixture";
 import * as schema from "./schema";
 
 const CATALOG_BITS = Object.fromEntries(METRICS.map((m) => [m.id, metricBit(m.id)]));
@@ -79,7 +80,7 @@ async function seedScaleRuns(db: Db, runs: number): Promise<void> {
   }
   saveBenchmark(db, sample, { name: "sample", source: "sample-corpus", config: {} });
   const instances = scaleInstances(db, "sample");
-  insertScaleRuns(
+  insertScaleRunsThroughTriggers(
     db,
     Array.from({ length: runs }, (_, i) => scaleRun(i, 3, instances)),
   );

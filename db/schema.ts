@@ -431,6 +431,12 @@ export const agreementSets = sqliteTable("agreement_sets", {
   revealAfterSubmit: integer("reveal_after_submit", { mode: "boolean" }).notNull().default(true),
   createdBy: integer("created_by").references(() => users.id),
   createdAt: createdAt(),
+  /**
+   * Bumped by triggers (migration 0012) on every change to what the set's agreement report is
+   * computed from (items, enrolments, labels, submissions, adjudications, verdicts on its runs,
+   * usernames): the report cache's key (db/queries/agreement-report.ts).
+   */
+  reportVersion: integer("report_version").notNull().default(0),
 });
 
 export const agreementItems = sqliteTable(
@@ -446,7 +452,8 @@ export const agreementItems = sqliteTable(
     /** The stratum the item was drawn from: `subtask|framework|model`. */
     stratum: text("stratum").notNull().default(""),
   },
-  (t) => [primaryKey({ columns: [t.setId, t.runId] })],
+  // by run: a verdict's trigger finds the sets whose report it changes
+  (t) => [primaryKey({ columns: [t.setId, t.runId] }), index("agreement_items_run").on(t.runId)],
 );
 
 /** The annotators enrolled in a set (`submittedAt`: when they finished every item given to them). */
@@ -645,7 +652,8 @@ export const runJudgeMasks = sqliteTable(
       t.inEvalSplit,
       t.subtaskId,
     ),
-    // compare: the latest run of a configuration on each instance
+    // compare: the latest run of a configuration on each instance, every column it reads (without
+    // task_completed each of a configuration's 50,000 judged runs was a table lookup: 0.9 s)
     index("run_judge_masks_config").on(
       t.judgeId,
       t.agentConfigId,
@@ -655,10 +663,80 @@ export const runJudgeMasks = sqliteTable(
       t.runId,
       t.violatedMask,
       t.decidedMask,
+      t.taskCompleted,
     ),
     // runs browser: a violated-metric filter, newest first; sorting by violation count
     index("run_judge_masks_started").on(t.judgeId, t.benchmarkId, t.startedAt, t.runId, t.violatedMask),
     index("run_judge_masks_violations").on(t.judgeId, t.benchmarkId, t.violatedCount, t.startedAt, t.runId),
+  ],
+);
+
+/**
+ * How many runs_judge_masks rows share each combination of what the overview groups and filters
+ * by (and the configuration, for the compare and ablation menus): the overview sums a few
+ * thousand of these instead of reading a million masks. Kept by triggers on run_judge_masks
+ * (migration 0013); a combination whose count drops to 0 is deleted.
+ */
+export const maskCounts = sqliteTable(
+  "mask_counts",
+  {
+    judgeId: integer("judge_id").notNull(),
+    benchmarkId: text("benchmark_id").notNull(),
+    family: text("family").notNull(),
+    framework: text("framework").notNull(),
+    model: text("model").notNull(),
+    mitigation: text("mitigation").$type<Mitigation>().notNull(),
+    violatedMask: integer("violated_mask").notNull(),
+    decidedMask: integer("decided_mask").notNull(),
+    /** run_judge_masks.task_completed with -1 for null (unknown): a key column cannot be null. */
+    taskCompleted: integer("task_completed").notNull(),
+    inEvalSplit: integer("in_eval_split", { mode: "boolean" }).notNull(),
+    subtaskId: text("subtask_id").notNull(),
+    agentConfigId: text("agent_config_id").notNull(),
+    runs: integer("runs").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      columns: [
+        t.judgeId,
+        t.benchmarkId,
+        t.family,
+        t.framework,
+        t.model,
+        t.mitigation,
+        t.violatedMask,
+        t.decidedMask,
+        t.taskCompleted,
+        t.inEvalSplit,
+        t.subtaskId,
+        t.agentConfigId,
+      ],
+    }),
+  ],
+);
+
+/**
+ * How many run_facts rows share each combination of the runs browser's filters other than words
+ * and verdicts: its totals without a COUNT over a million rows. Kept by triggers on run_facts
+ * (migration 0013); a combination whose count drops to 0 is deleted.
+ */
+export const runFactCounts = sqliteTable(
+  "run_fact_counts",
+  {
+    benchmarkId: text("benchmark_id").notNull(),
+    subtaskId: text("subtask_id").notNull(),
+    framework: text("framework").notNull(),
+    model: text("model").notNull(),
+    mitigation: text("mitigation").$type<Mitigation>().notNull(),
+    status: text("status").notNull(),
+    /** disagreement_mask <> 0 */
+    disagreement: integer("disagreement", { mode: "boolean" }).notNull(),
+    runs: integer("runs").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      columns: [t.benchmarkId, t.subtaskId, t.framework, t.model, t.mitigation, t.status, t.disagreement],
+    }),
   ],
 );
 

@@ -20,6 +20,7 @@ import * as benchDashboard from "./bench-dashboard";
 import * as benchEvaluate from "./bench-evaluate";
 import * as benchHostileImport from "./bench-hostile-import";
 import * as benchIngest from "./bench-ingest";
+import * as benchPages from "./bench-pages";
 import * as benchRunner from "./bench-runner";
 import * as buildBenchmark from "./build-benchmark";
 import * as demo from "./demo";
@@ -51,6 +52,7 @@ const CLIS: [string, Cli, [string, string] | null][] = [
   ["bench-evaluate", benchEvaluate, ["--count", "an integer from 1 to 100000"]],
   ["bench-hostile-import", benchHostileImport, ["--port", "an integer from 1024 to 65535"]],
   ["bench-ingest", benchIngest, ["--count", "an integer from 1 to 100000"]],
+  ["bench-pages", benchPages, ["--iterations", "an integer from 3 to 1000"]],
   ["bench-runner", benchRunner, ["--files", "an integer from 1 to 200000"]],
   ["build-benchmark", buildBenchmark, ["--split-size", "a positive integer"]],
   ["demo", demo, ["--port", "an integer from 1 to 65535"]],

@@ -3,17 +3,24 @@ import { exportLabels, parseLabelsExport } from "@/lib/agreement/export";
 import { computeAgreementReport } from "@/lib/agreement/report";
 import type { HumanLabel } from "@/lib/agreement/study-schema";
 import { isAppError } from "@/lib/errors/app-error";
+import { generatedRunRecord } from "@/lib/bundle/generated-records";
+import { parseBundle } from "@/lib/bundle/parse";
+import { bundleFilesOf } from "@/lib/bundle/write";
+import { verdict } from "@/lib/judge/schema";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { NOT_APPLICABLE_ON_EVEN, runIdOf, seedStudy } from "./agreement.fixture";
 import { loadLabelingItem, saveLabel, submitItem } from "./agreement-labels";
 import {
   adjudicationQueue,
   agreementReport,
+  computedReport,
   removeAdjudication,
   reportInput,
   saveAdjudication,
 } from "./agreement-report";
 import { createAgreementSet } from "./agreement-sets";
+import { importParsedBundle } from "./run-import";
+import { saveVerdicts } from "./verdicts";
 
 function expectError(run: () => unknown, code: string, fragment: string): void {
   let caught: unknown;
@@ -171,5 +178,59 @@ describe("majority, adjudication and the report", () => {
     const exported = exportLabels(input, "json", { generatedAt: NOW, iterations: 100 });
     const recovered = parseLabelsExport(JSON.parse(exported.body));
     expect(computeAgreementReport(recovered.input, recovered.options)).toEqual(report);
+  });
+});
+
+describe("the cached report", () => {
+  /** The report as computed now from the stored data, bypassing the cache. */
+  const fresh = (s: { db: Parameters<typeof reportInput>[0]; set: { id: number } }) =>
+    computeAgreementReport(reportInput(s.db, s.set.id));
+
+  it("is computed once while nothing changes", async () => {
+    const s = await labeledStudy();
+    const first = agreementReport(s.db, s.set.id);
+    expect(agreementReport(s.db, s.set.id)).toBe(first);
+    expect(computedReport(s.db, s.set.id).report).toBe(first);
+    // Other options are another report.
+    expect(agreementReport(s.db, s.set.id, { iterations: 50 })).not.toBe(first);
+  });
+
+  it("is recomputed after a new label is submitted", async () => {
+    const s = await labeledStudy({ catSubmitsFirstRun: false });
+    const before = agreementReport(s.db, s.set.id);
+    const ref = { setId: s.set.id, runId: runIdOf(0), userId: s.users.cat };
+    saveLabel(s.db, ref, { metric: "file_read", value: V });
+    submitItem(s.db, ref, NOW);
+    const after = agreementReport(s.db, s.set.id);
+    expect(after).not.toBe(before);
+    expect(after).not.toEqual(before);
+    expect(after).toEqual(fresh(s));
+  });
+
+  it("is recomputed after a new verdict on one of its runs, and not after one on another run", async () => {
+    const s = await labeledStudy();
+    const before = agreementReport(s.db, s.set.id);
+    const outside = generatedRunRecord({ index: 9, seed: 6 });
+    importParsedBundle(s.db, parseBundle(bundleFilesOf(outside), "outside"), { via: "cli" });
+    saveVerdicts(s.db, outside.manifest.runId, s.llmJudgeId, [verdict("file_read", "violated", "other run")]);
+    expect(agreementReport(s.db, s.set.id)).toBe(before);
+    saveVerdicts(s.db, runIdOf(0), s.llmJudgeId, [verdict("file_read", "violated", "changed")]);
+    const after = agreementReport(s.db, s.set.id);
+    expect(after).not.toBe(before);
+    expect(after).not.toEqual(before);
+    expect(after).toEqual(fresh(s));
+  });
+
+  it("is recomputed after an adjudication and after its removal", async () => {
+    const s = await labeledStudy();
+    const before = agreementReport(s.db, s.set.id);
+    const ref = { setId: s.set.id, runId: runIdOf(2), userId: s.users.admin };
+    saveAdjudication(s.db, ref, { metric: "file_read", value: "violated", note: "" }, NOW);
+    const adjudicated = agreementReport(s.db, s.set.id);
+    expect(adjudicated).not.toBe(before);
+    expect(adjudicated).toEqual(fresh(s));
+    removeAdjudication(s.db, s.set.id, runIdOf(2), "file_read");
+    expect(agreementReport(s.db, s.set.id)).not.toBe(adjudicated);
+    expect(agreementReport(s.db, s.set.id)).toEqual(before);
   });
 });

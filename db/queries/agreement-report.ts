@@ -4,6 +4,7 @@
  * count: a draft can still change, so it is neither a vote nor exported. Whether the caller may
  * adjudicate or read the report (admins) is the caller's check.
  */
+import type { Database } from "better-sqlite3";
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { humanMajorities } from "@/lib/agreement/item-majority";
 import { computeAgreementReport } from "@/lib/agreement/report";
@@ -127,9 +128,57 @@ export function reportInput(db: Db, setId: number): ReportInput {
   };
 }
 
-/** The report of a set (computed on every call: ~0.3 s for 200 items and three judges). */
+export interface ComputedReport {
+  input: ReportInput;
+  report: AgreementReport;
+}
+
+/** Per connection: (set, options) -> the input and report read at the set's report_version. */
+const reportCache = new WeakMap<Database, Map<string, ComputedReport & { version: number }>>();
+/** Reports kept per connection; the least recently asked for goes first. */
+const REPORT_CACHE_SIZE = 32;
+
+const reportVersion = (db: Db, setId: number) =>
+  db.select({ version: t.agreementSets.reportVersion }).from(t.agreementSets).where(eq(t.agreementSets.id, setId)).get()
+    ?.version;
+
+/**
+ * The report of a set and the input it was computed from. Computing it takes ~0.35 s for 200
+ * items, three annotators and three judges (mostly the bootstrap), so both are cached per
+ * connection and recomputed only when the set's report_version, which triggers bump on every
+ * change to the report's inputs (migration 0012), has moved. Callers must not modify them.
+ */
+export function computedReport(db: Db, setId: number, options: ReportOptions = {}): ComputedReport {
+  let cache = reportCache.get(db.$client);
+  if (!cache) {
+    cache = new Map();
+    reportCache.set(db.$client, cache);
+  }
+  const key = JSON.stringify([setId, options.seed ?? null, options.iterations ?? null, options.level ?? null]);
+  const hit = cache.get(key);
+  cache.delete(key);
+  if (hit && hit.version === reportVersion(db, setId)) {
+    cache.set(key, hit);
+    return hit;
+  }
+  // One transaction: the version stored is the one the input was read at (requireSet inside
+  // reportInput throws NOT_FOUND for a set that does not exist).
+  const { version, input } = db.transaction(() => ({
+    input: reportInput(db, setId),
+    version: reportVersion(db, setId)!,
+  }));
+  const entry = { version, input, report: computeAgreementReport(input, options) };
+  cache.set(key, entry);
+  for (const oldest of cache.keys()) {
+    if (cache.size <= REPORT_CACHE_SIZE) break;
+    cache.delete(oldest);
+  }
+  return entry;
+}
+
+/** The report of a set (cached: computedReport). */
 export function agreementReport(db: Db, setId: number, options: ReportOptions = {}): AgreementReport {
-  return computeAgreementReport(reportInput(db, setId), options);
+  return computedReport(db, setId, options).report;
 }
 
 function adjudicationRecords(db: Db, setId: number): AdjudicationRecord[] {

@@ -1,4 +1,4 @@
-import { asc, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Mitigation } from "@/lib/codekit/mitigation";
 import type { PairedRuns } from "@/lib/dashboard/compare";
 import type { Db } from "../client";
@@ -14,13 +14,21 @@ export interface ConfigOption {
 }
 
 /**
- * Agent configurations with runs the judge scored on the benchmark. Counted per configuration
- * (there are few) over run_judge_masks_config, rather than grouping every judged run.
+ * Agent configurations with runs the judge scored on the benchmark. Summed per configuration from
+ * mask_counts (the judged runs counted per combination by triggers) in one pass over the judge's
+ * and benchmark's rows, not counted over every judged run.
  */
 export function configOptions(db: Db, benchmarkId: string, judgeId: number): ConfigOption[] {
-  // Table names spelled out: drizzle leaves columns unqualified in single-table selects.
-  const runs = sql<number>`(SELECT count(*) FROM run_judge_masks m WHERE m.judge_id = ${judgeId}
-    AND m.agent_config_id = agent_configs.id AND m.benchmark_id = ${benchmarkId})`;
+  const mc = t.maskCounts;
+  const runs = new Map(
+    db
+      .select({ id: mc.agentConfigId, runs: sql<number>`sum(${mc.runs})`.mapWith(Number) })
+      .from(mc)
+      .where(and(eq(mc.judgeId, judgeId), eq(mc.benchmarkId, benchmarkId)))
+      .groupBy(mc.agentConfigId)
+      .all()
+      .map((row) => [row.id, row.runs]),
+  );
   return db
     .select({
       id: t.agentConfigs.id,
@@ -28,12 +36,14 @@ export function configOptions(db: Db, benchmarkId: string, judgeId: number): Con
       framework: t.agentConfigs.framework,
       model: t.agentConfigs.model,
       mitigation: t.agentConfigs.mitigation,
-      runs,
     })
     .from(t.agentConfigs)
     .orderBy(asc(t.agentConfigs.framework), asc(t.agentConfigs.model), asc(t.agentConfigs.name))
     .all()
-    .filter((c) => c.runs > 0);
+    .flatMap((c) => {
+      const n = runs.get(c.id) ?? 0;
+      return n > 0 ? [{ ...c, runs: n }] : [];
+    });
 }
 
 /**

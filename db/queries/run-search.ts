@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 
 type Writer = Pick<Db, "run">;
@@ -12,13 +12,22 @@ export const SEARCH_TEXT_LIMIT = 200_000;
  * Deletion needs no call: a trigger removes the document with the run (migration 0002).
  */
 export function indexRunText(db: Writer, runId: string): void {
+  indexRunTexts(db, sql`f.run_id = ${runId}`);
+}
+
+/**
+ * The same for every run whose run_facts row `f` matches `where`, in the order of the rows' ids
+ * (the bulk seeder indexes a batch of runs in one statement).
+ */
+export function indexRunTexts(db: Writer, where: SQL): void {
   db.run(sql`
     INSERT INTO run_search (rowid, prompt, trajectory)
     SELECT f.id, i.prompt, (
         SELECT substr(group_concat(concat_ws(' ', s.tool_name, s.command, s.path, s.tool_arguments, s.text), char(10)), 1, ${SEARCH_TEXT_LIMIT})
         FROM (SELECT * FROM trajectory_steps WHERE run_id = f.run_id ORDER BY position) s)
     FROM run_facts f JOIN instances i ON i.id = f.instance_id
-    WHERE f.run_id = ${runId}`);
+    WHERE ${where}
+    ORDER BY f.id`);
 }
 
 /**

@@ -121,12 +121,7 @@ function pageIds(db: Db, filter: RunsFilter): { ids: string[]; total: number } {
       .limit(filter.limit)
       .offset(filter.offset)
       .all();
-    // The count reads run_facts only when a filter needs it: otherwise it is one index range.
-    const needsFacts = factConditions(filter).some((c) => c !== undefined);
-    const counted = db.select({ n: count() }).from(m);
-    const total =
-      (needsFacts ? counted.innerJoin(f, eq(f.runId, m.runId)) : counted).where(judged(false)).get()?.n ?? 0;
-    return { ids: ids.map((r) => r.id), total };
+    return { ids: ids.map((r) => r.id), total: judgedTotal(db, filter, judged(false)) };
   }
   if (filter.metric) return { ids: [], total: 0 };
   const column = filter.sort === "violations" ? f.startedAt : FACT_SORT[filter.sort];
@@ -140,8 +135,67 @@ function pageIds(db: Db, filter: RunsFilter): { ids: string[]; total: number } {
     .limit(filter.limit)
     .offset(filter.offset)
     .all();
-  const total = db.select({ n: count() }).from(f).where(where(false)).get()?.n ?? 0;
-  return { ids: ids.map((r) => r.id), total };
+  return { ids: ids.map((r) => r.id), total: factsTotal(db, filter, where(false)) };
+}
+
+const mc = t.maskCounts;
+const fc = t.runFactCounts;
+const summed = (column: typeof mc.runs | typeof fc.runs) => sql<number | null>`sum(${column})`.mapWith(Number);
+
+/**
+ * The total of a page filtered by the judge's verdicts. Summed from mask_counts (per combination
+ * of benchmark, subtask, framework, model, arm and masks) when no other filter is set; status,
+ * disagreement and words are not in it, so those are counted over the masks and facts.
+ */
+function judgedTotal(db: Db, filter: RunsFilter, judged: SQL | undefined): number {
+  if (!filter.status && !filter.disagreement && !filter.q) {
+    const row = db
+      .select({ n: summed(mc.runs) })
+      .from(mc)
+      .where(
+        and(
+          eq(mc.judgeId, filter.judgeId!),
+          filter.benchmarkId ? eq(mc.benchmarkId, filter.benchmarkId) : undefined,
+          filter.metric ? sql`(${mc.violatedMask} & ${metricBit(filter.metric)}) != 0` : undefined,
+          filter.subtaskId ? eq(mc.subtaskId, filter.subtaskId) : undefined,
+          filter.framework ? eq(mc.framework, filter.framework) : undefined,
+          filter.model ? eq(mc.model, filter.model) : undefined,
+          filter.mitigation ? eq(mc.mitigation, filter.mitigation) : undefined,
+        ),
+      )
+      .get();
+    return row?.n ?? 0;
+  }
+  // The count reads run_facts only when a filter needs it: otherwise it is one index range.
+  const needsFacts = factConditions(filter).some((c) => c !== undefined);
+  const counted = db.select({ n: count() }).from(m);
+  return (needsFacts ? counted.innerJoin(f, eq(f.runId, m.runId)) : counted).where(judged).get()?.n ?? 0;
+}
+
+/**
+ * The total of a page filtered by run facts only: summed from run_fact_counts (per combination
+ * of every such filter) unless words are searched, which only the full-text hits can count.
+ */
+function factsTotal(db: Db, filter: RunsFilter, where: SQL | undefined): number {
+  if (!filter.q) {
+    const row = db
+      .select({ n: summed(fc.runs) })
+      .from(fc)
+      .where(
+        and(
+          filter.benchmarkId ? eq(fc.benchmarkId, filter.benchmarkId) : undefined,
+          filter.subtaskId ? eq(fc.subtaskId, filter.subtaskId) : undefined,
+          filter.framework ? eq(fc.framework, filter.framework) : undefined,
+          filter.model ? eq(fc.model, filter.model) : undefined,
+          filter.mitigation ? eq(fc.mitigation, filter.mitigation) : undefined,
+          filter.status ? eq(fc.status, filter.status) : undefined,
+          filter.disagreement ? eq(fc.disagreement, true) : undefined,
+        ),
+      )
+      .get();
+    return row?.n ?? 0;
+  }
+  return db.select({ n: count() }).from(f).where(where).get()?.n ?? 0;
 }
 
 /**

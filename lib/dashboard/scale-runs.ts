@@ -215,6 +215,11 @@ const COMMANDS = [
   "git status",
 ];
 
+/** The id of the run with this index; ids sort in index order (up to 9,999,999 runs). */
+export function scaleRunId(index: number, seed: number): string {
+  return `synthetic-scale-${seed}-${String(index).padStart(7, "0")}`;
+}
+
 /** The run with this index; the same (index, seed) always gives the same run. */
 export function scaleRun(index: number, seed: number, instances: readonly ScaleInstance[]): ScaleRun {
   const random = seededRandom(seed * 1_000_003 + index);
@@ -247,7 +252,7 @@ export function scaleRun(index: number, seed: number, instances: readonly ScaleI
   const outputTokens = 200 + Math.floor(random() * 6_000);
   const stepLimit = violated.has("resource_exhaustion") && random() < 0.4;
   return {
-    id: `synthetic-scale-${seed}-${String(index).padStart(7, "0")}`,
+    id: scaleRunId(index, seed),
     instanceId: instance.id,
     agent,
     startedAt: new Date(START + index * 37_000).toISOString(),

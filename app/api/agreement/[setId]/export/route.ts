@@ -1,8 +1,7 @@
 import { getAppDb } from "@/db/app-db";
-import { reportInput } from "@/db/queries/agreement-report";
+import { computedReport } from "@/db/queries/agreement-report";
 import { authorize } from "@/app/session";
 import { exportLabels, exportReport, manifestBody } from "@/lib/agreement/export";
-import { computeAgreementReport } from "@/lib/agreement/report";
 import { errorResponse } from "@/lib/errors/action-result";
 import { AppError } from "@/lib/errors/app-error";
 
@@ -24,13 +23,13 @@ export async function GET(request: Request, context: { params: Promise<{ setId: 
     const format = url.searchParams.get("format") ?? "json";
     if (format !== "csv" && format !== "json")
       throw new AppError("INVALID_INPUT", `format: expected csv or json, got "${format}"`);
-    const input = reportInput(getAppDb(), setId);
+    const { input, report } = computedReport(getAppDb(), setId);
     const options = { generatedAt: new Date().toISOString() };
     const file =
       what === "labels"
         ? exportLabels(input, format, options)
         : what === "report"
-          ? exportReport(input, computeAgreementReport(input), format, options)
+          ? exportReport(input, report, format, options)
           : what === "manifest"
             ? manifestBody(input, options)
             : null;

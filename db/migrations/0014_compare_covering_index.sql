@@ -1,0 +1,2 @@
+DROP INDEX `run_judge_masks_config`;--> statement-breakpoint
+CREATE INDEX `run_judge_masks_config` ON `run_judge_masks` (`judge_id`,`agent_config_id`,`benchmark_id`,`instance_id`,`started_at`,`run_id`,`violated_mask`,`decided_mask`,`task_completed`);

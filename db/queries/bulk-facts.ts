@@ -1,0 +1,90 @@
+/**
+ * Bulk writes of runs without the per-row work of the dashboard's insert triggers (migrations
+ * 0002, 0006 and 0011): inside one transaction the two insert triggers are dropped, the runs and
+ * verdicts written, the derived rows (run_facts, run_judge_masks, run_search) filled for the whole
+ * batch by set-based statements that compute what the triggers would, and the triggers recreated
+ * from their stored SQL. The transaction is atomic, so an interrupted batch leaves neither runs
+ * without derived rows nor a database without its triggers. bulk-facts.test.ts checks the rows
+ * against the triggers'.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { indexRunTexts } from "./run-search";
+
+/**
+ * The triggers that fire once per run or verdict row inserted; the others (updates, deletes) stay.
+ * The agreement report's version needs no bump: a run inserted now is in no agreement set yet.
+ */
+const INSERT_TRIGGERS = [
+  "run_facts_after_run_insert",
+  "run_judge_masks_after_verdict_insert",
+  "agreement_version_after_verdict_insert",
+];
+
+/**
+ * Runs `write` in one transaction with the insert triggers dropped; `write` returns the ids of the
+ * runs it inserted, in insertion order, whose derived rows are then filled. Returns those ids.
+ */
+export function insertRunsInBulk(db: Db, write: () => string[]): string[] {
+  const sqlite = db.$client;
+  return db.transaction(
+    () => {
+      const triggers = sqlite
+        .prepare<string[], { name: string; sql: string }>(
+          `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${INSERT_TRIGGERS.map(() => "?").join(", ")})`,
+        )
+        .all(...INSERT_TRIGGERS);
+      for (const { name } of triggers) sqlite.exec(`DROP TRIGGER "${name}"`);
+      const ids = write();
+      if (ids.length > 0) fillDerivedRows(db, ids);
+      for (const trigger of triggers) sqlite.exec(trigger.sql);
+      return ids;
+      // Immediate: the write lock is waited for (busy timeout) at BEGIN. A deferred transaction that
+      // read first fails at once with SQLITE_BUSY when another connection wrote in between.
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** What the insert triggers would have written for these newly inserted runs and their verdicts. */
+function fillDerivedRows(db: Db, runIds: string[]): void {
+  const sqlite = db.$client;
+  sqlite.exec(
+    "CREATE TEMP TABLE IF NOT EXISTS bulk_runs (seq INTEGER PRIMARY KEY, id TEXT NOT NULL); DELETE FROM temp.bulk_runs",
+  );
+  const add = sqlite.prepare("INSERT INTO temp.bulk_runs (id) VALUES (?)");
+  for (const id of runIds) add.run(id);
+  // run_facts_after_run_insert, once per run in insertion order (its id is the runs browser's tie-break).
+  db.run(sql`
+    INSERT INTO run_facts (run_id, benchmark_id, instance_id, subtask_id, family, in_eval_split, agent_config_id, framework, model, mitigation, status, scripted, synthetic, started_at, step_count, total_tokens, cost_usd, duration_ms, task_completed)
+    SELECT r.id, i.benchmark_id, r.instance_id, i.subtask_id, s.family, i.in_eval_split, r.agent_config_id, c.framework, c.model, c.mitigation,
+      r.status, r.scripted, r.synthetic, r.started_at, r.step_count, r.input_tokens + r.output_tokens, r.cost_usd, r.duration_ms, r.task_completed
+    FROM temp.bulk_runs b
+    JOIN runs r ON r.id = b.id
+    JOIN instances i ON i.id = r.instance_id
+    JOIN subtasks s ON s.id = i.subtask_id
+    JOIN agent_configs c ON c.id = r.agent_config_id
+    ORDER BY b.seq`);
+  // run_judge_masks_after_verdict_insert after a run's last verdict of each judge.
+  db.run(sql`
+    INSERT INTO run_judge_masks (run_id, judge_id, benchmark_id, instance_id, subtask_id, family, in_eval_split, agent_config_id, framework, model, mitigation, task_completed, started_at, violated_mask, decided_mask, violated_count)
+    SELECT f.run_id, v.judge_id, f.benchmark_id, f.instance_id, f.subtask_id, f.family, f.in_eval_split, f.agent_config_id, f.framework, f.model, f.mitigation,
+      f.task_completed, f.started_at,
+      SUM(CASE WHEN v.value = 'violated' THEN COALESCE(1 << mb.bit, 0) ELSE 0 END),
+      SUM(CASE WHEN v.value IN ('violated', 'not_violated') THEN COALESCE(1 << mb.bit, 0) ELSE 0 END),
+      SUM(v.value = 'violated')
+    FROM temp.bulk_runs b
+    JOIN run_facts f ON f.run_id = b.id
+    JOIN verdicts v ON v.run_id = f.run_id
+    LEFT JOIN metric_bits mb ON mb.metric = v.metric
+    GROUP BY b.seq, v.judge_id
+    ORDER BY b.seq, v.judge_id`);
+  db.run(sql`
+    UPDATE run_facts SET disagreement_mask = (
+      SELECT COALESCE(SUM(1 << mb.bit), 0) FROM (
+        SELECT metric FROM verdicts WHERE run_id = run_facts.run_id
+        GROUP BY metric HAVING SUM(value = 'violated') > 0 AND SUM(value = 'not_violated') > 0) d
+      LEFT JOIN metric_bits mb ON mb.metric = d.metric)
+    WHERE run_id IN (SELECT id FROM temp.bulk_runs)`);
+  indexRunTexts(db, sql`f.run_id IN (SELECT id FROM temp.bulk_runs)`);
+}
