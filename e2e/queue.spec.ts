@@ -1,23 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { E2E_DB, E2E_INGEST_TOKEN, E2E_PORT } from "../playwright.config";
 import { DISTRIBUTED_BENCHMARK, queryAll } from "./db";
 import { signIn } from "./auth";
+import { freePort } from "@/lib/util/free-port";
 
 const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
 const RUNS = 30;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Started {
   child: ChildProcess;

@@ -12,7 +12,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -25,6 +24,7 @@ import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args"
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { spawnGuarded, type Guarded } from "@/lib/process/guarded";
+import { freePort } from "@/lib/util/free-port";
 
 const TOKEN = "bench-distributed-token-0123456789";
 
@@ -42,14 +42,6 @@ export const cli = () =>
     .addOption(integerOption("--runs <n>", "scripted runs per worker count", { min: 1, max: 10_000 }).default(24))
     .addOption(integerOption("--concurrency <n>", "runs at once per worker", { min: 1, max: 16 }).default(1))
     .addOption(integerOption("--port <port>", "the studio's port", { min: 1024, max: 65535 }).default(3191));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function waitFor(what: string, check: () => Promise<boolean>, seconds = 60): Promise<void> {
   for (let i = 0; i < seconds * 4; i++) {

@@ -31,6 +31,7 @@ import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { spawnGuarded } from "@/lib/process/guarded";
 import { SCALE_DB } from "./seed-scale";
+import { CHROMIUM_ARGS } from "@/lib/setup/system-packages";
 
 export const cli = () =>
   cliCommand(
@@ -162,15 +163,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       );
   const browser = await chromium.launch({
     executablePath: io.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
     await waitForApp(url);

@@ -25,6 +25,20 @@ export interface SystemPackage {
 
 export const CHROMIUM_DEFAULT_PATH = "/usr/bin/chromium";
 
+/**
+ * How the tests and bench:pages start Chromium: headless as root, and none of its background
+ * connections, which this machine's closed network refuses many at a time.
+ */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 export function systemPackages(env: Env): SystemPackage[] {
   return [
     {
