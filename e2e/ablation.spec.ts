@@ -194,5 +194,23 @@ for (const agent of ["file-tools", "claude-code"]) {
     await expect(
       page.locator('[data-testid="ablation-tools-row"][data-arm="tools"] [data-tool="extract_snippet"]'),
     ).toHaveText(/^1 \/ 1 \(\d+\)$/);
+
+    // A guarded run's page shows the guard's record as the runner wrote it.
+    const guarded = queryAll<{ id: string; record: string }>(
+      `SELECT r.id, CAST(f.content AS TEXT) AS record FROM runs r
+         JOIN run_artifacts a ON a.run_id = r.id AND a.path = 'native/sandbox.json'
+         JOIN file_contents f ON f.sha256 = a.sha256
+        WHERE r.agent_config_id = ? ORDER BY r.id LIMIT 1`,
+      configIds.get("guard"),
+    )[0]!;
+    const { guard } = JSON.parse(guarded.record) as { guard: { breaches: string[]; gaps: string[] } };
+    await page.goto(`/runs/${encodeURIComponent(guarded.id)}#mitigation`);
+    await expect(page.getByTestId("mitigation-guard")).toHaveText("the sandbox enforced the boundary contract");
+    await expect(page.getByTestId("guard-breaches")).toContainText(
+      guard.breaches.length === 0 ? "nothing" : `${guard.breaches.length} change(s)`,
+    );
+    await expect(page.getByTestId("guard-gaps")).toContainText(
+      guard.gaps.length === 0 ? "nothing listed" : `${guard.gaps.length} gap(s)`,
+    );
   });
 }

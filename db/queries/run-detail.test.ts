@@ -5,7 +5,7 @@ import { bundleFilesOf, type RunRecord } from "@/lib/bundle/write";
 import type { MitigationPlan } from "@/lib/codekit/mitigation";
 import { createDb } from "../client";
 import { getChangedFileContent } from "./run-changes";
-import { getRunDetail, STEP_TEXT_LIMIT } from "./run-detail";
+import { getRunDetail, SANDBOX_RECORD_LIMIT, STEP_TEXT_LIMIT } from "./run-detail";
 import { importParsedBundle } from "./run-import";
 
 function withRun(record: RunRecord) {
@@ -50,6 +50,33 @@ describe("getRunDetail", () => {
     record.manifest.mitigation = plan;
     const { db, runId } = withRun(record);
     expect(await getRunDetail(db, runId)).toMatchObject({ arm: "codekit", mitigation: plan });
+  });
+
+  it("reads the guard's record from the run's sandbox.json, and leaves out one that is not the runner's", async () => {
+    const guarded = (sandboxJson: string | Buffer) => {
+      const record = generatedRunRecord({ index: 6, seed: 9 });
+      record.manifest.agent.options = { ...record.manifest.agent.options, mitigation: "guard" };
+      record.native = new Map([["sandbox.json", Buffer.from(sandboxJson)]]);
+      return withRun(record);
+    };
+    const guard = {
+      writableFolders: ["pkg"],
+      gaps: ["pkg/: new files other than the expected ones can be created here"],
+      breaches: ["pkg/extra.py created"],
+    };
+    const good = guarded(JSON.stringify({ isolated: true, description: "bubblewrap", guard }));
+    expect((await getRunDetail(good.db, good.runId))?.guard).toEqual(guard);
+    const unguarded = guarded(JSON.stringify({ isolated: true, description: "bubblewrap" }));
+    expect((await getRunDetail(unguarded.db, unguarded.runId))?.guard).toBeNull();
+    for (const hostile of [
+      "{ not json",
+      JSON.stringify({ isolated: true, description: "x", guard: { ...guard, breaches: "all" } }),
+      JSON.stringify({ isolated: true, description: "x", guard, extra: 1 }),
+      Buffer.alloc(SANDBOX_RECORD_LIMIT + 1, 0x20),
+    ]) {
+      const run = guarded(hostile);
+      expect((await getRunDetail(run.db, run.runId))?.guard).toBeNull();
+    }
   });
 
   it("returns the run with its steps, contract marks, diffs and target comparison", async () => {

@@ -14,7 +14,15 @@ import type { Citation } from "@/lib/judge/schema";
 import { contractMarks } from "@/lib/runs/contract-marks";
 import { decodeText } from "@/lib/runs/file-content";
 import { compareTarget } from "@/lib/runs/target-function";
-import { FULL_EVIDENCE, REPO_DIFF_MEMBER, type CapturedEvidence, type RunSource } from "@/lib/bundle/schema";
+import {
+  FULL_EVIDENCE,
+  NATIVE_DIR,
+  REPO_DIFF_MEMBER,
+  type CapturedEvidence,
+  type RunSource,
+} from "@/lib/bundle/schema";
+import type { GuardRecord } from "@/lib/codekit/mitigation";
+import { SANDBOX_RECORD_FILE, SandboxRecordSchema } from "@/lib/runner/sandbox-record";
 import type { RunDetail, RunProvenance, RunStep } from "@/lib/runs/types";
 import type { Db } from "../client";
 import * as t from "../schema";
@@ -217,7 +225,39 @@ export async function getRunDetail(db: Db, runId: string, options: RunDetailOpti
     target: await targetOf(db, run, groundTruth, rows),
     provenance: source ? provenanceOf(db, runId, source, evidence ?? FULL_EVIDENCE, workspaceRoot) : null,
     taskCheck: taskCheckOf(db, runId),
+    guard: guardRecordOf(db, runId),
   };
+}
+
+/** A sandbox record larger than this is not read: the runner's are a few KB (a gap or breach per file at most). */
+export const SANDBOX_RECORD_LIMIT = 1_000_000;
+
+/**
+ * The guard's record from the run's `native/sandbox.json`, when it has one that reads as the
+ * runner writes it. The file may come from a bundle made elsewhere: it is read only when small,
+ * and anything that is not the runner's shape is left out rather than shown.
+ */
+function guardRecordOf(db: Db, runId: string): GuardRecord | null {
+  const row = db
+    .select({ content: t.fileContents.content, size: t.fileContents.size })
+    .from(t.runArtifacts)
+    .innerJoin(t.fileContents, eq(t.fileContents.sha256, t.runArtifacts.sha256))
+    .where(
+      and(
+        eq(t.runArtifacts.runId, runId),
+        eq(t.runArtifacts.path, `${NATIVE_DIR}${SANDBOX_RECORD_FILE}`),
+        sql`${t.fileContents.size} <= ${SANDBOX_RECORD_LIMIT}`,
+      ),
+    )
+    .get();
+  if (!row?.content) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(row.content).toString("utf8"));
+  } catch {
+    return null;
+  }
+  return SandboxRecordSchema.safeParse(json).data?.guard ?? null;
 }
 
 /** Bytes of a foreign run's repo diff the page carries; the bundle keeps all of it. */

@@ -84,3 +84,19 @@ export function codekitToolOfCall(tool: string): CodekitToolName | null {
   const bare = tool.replace(/^mcp__?codekit_?_/, "").replace(/^codekit[.:_]+/, "");
   return (CODEKIT_TOOL_NAMES as readonly string[]).includes(bare) ? (bare as CodekitToolName) : null;
 }
+
+const GuardLine = z.string().max(10_000);
+
+/**
+ * The guard arm's record of a run (in its `native/sandbox.json`, lib/runner/sandbox-record.ts): what
+ * it let be written, what it cannot stop, and what got past it anyway.
+ */
+export const GuardRecordSchema = z.strictObject({
+  /** Workspace folders left writable for expected creations and deletions. */
+  writableFolders: z.array(GuardLine).max(100_000),
+  /** What the mounts cannot stop, one sentence each (lib/runner/guard-mounts.ts). */
+  gaps: z.array(GuardLine).max(100_000),
+  /** Every change the contract does not allow, as `<path> <created|updated|deleted>`. */
+  breaches: z.array(GuardLine).max(100_000),
+});
+export type GuardRecord = z.infer<typeof GuardRecordSchema>;

@@ -4,6 +4,7 @@
  * snapshot again, kill what is left, and return the run as a bundle-ready record. A run that fails
  * at any point still comes back as a complete record marked failed, with its reason.
  */
+import { SANDBOX_RECORD_FILE, sandboxRecordFile } from "./sandbox-record";
 import type { MitigationPlan } from "@/lib/codekit/mitigation";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -215,10 +216,8 @@ export async function recordRun(options: RecordRunOptions): Promise<RunRecord> {
     breaches: guardBreaches(instance.contract, before, after),
   };
   native.set(
-    "sandbox.json",
-    Buffer.from(
-      `${JSON.stringify({ isolated: sandbox.isolated, description: sandbox.description, ...(guard ? { guard } : {}) }, null, 1)}\n`,
-    ),
+    SANDBOX_RECORD_FILE,
+    sandboxRecordFile({ isolated: sandbox.isolated, description: sandbox.description, ...(guard ? { guard } : {}) }),
   );
   return { manifest, steps: outcome.steps, before, after, environmentBefore, environmentAfter, instance, native };
 }

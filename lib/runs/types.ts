@@ -1,5 +1,5 @@
 import type { CapturedEvidence, RunSource } from "@/lib/bundle/schema";
-import type { Mitigation, MitigationPlan } from "@/lib/codekit/mitigation";
+import type { GuardRecord, Mitigation, MitigationPlan } from "@/lib/codekit/mitigation";
 import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
 import type { Citation, TaskCheckOutcome, TaskCompletion } from "@/lib/judge/schema";
 import type { ContractMark } from "./marks";
@@ -118,6 +118,8 @@ export interface RunDetail {
   arm: Mitigation;
   /** What the run was given under its arm; null: no plan recorded (the `none` arm, or a run made before arms). */
   mitigation: MitigationPlan | null;
+  /** The sandbox guard's record (guard arm): writable folders, gaps, breaches; null when none was recorded or readable. */
+  guard: GuardRecord | null;
   steps: RunStep[];
   changes: ChangedFile[];
   verdicts: RunVerdict[];

@@ -87,7 +87,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       {run.mitigation ? (
         <section id="mitigation" className="run-section" aria-labelledby="mitigation-title">
           <h2 id="mitigation-title">Mitigation</h2>
-          <MitigationPanel plan={run.mitigation} />
+          <MitigationPanel plan={run.mitigation} guard={run.guard} />
         </section>
       ) : null}
 
