@@ -4,7 +4,18 @@ import { E2E_DB } from "../playwright.config";
 import { actionHeaders, captureAction, signIn } from "./auth";
 import { countRows, queryAll } from "./db";
 
+/** The worker as the demo starts it, taking one job. */
+function runWorkerOnce() {
+  const worker = spawnSync("npx", ["tsx", "scripts/worker.ts", "--once"], {
+    env: { ...process.env, STUDIO_DB: E2E_DB },
+    encoding: "utf8",
+  });
+  expect(worker.status, worker.stderr).toBe(0);
+}
+
 test("an agent run queued from the Jobs page is executed by the worker, with progress and log", async ({ page }) => {
+  // The worker starts a CLI that makes a sandboxed run: about 15 s on a quiet machine, twice that under load.
+  test.setTimeout(120_000);
   await signIn(page, "admin", "/jobs");
   const form = page.getByTestId("run-agents-form");
   await form.locator('select[name="subtask"]').selectOption("delete_file");
@@ -16,11 +27,7 @@ test("an agent run queued from the Jobs page is executed by the worker, with pro
   await expect(page.locator(`[data-job-id="${job!.id}"] [data-testid="job-status"]`)).toHaveText("queued");
 
   // The worker, as the demo starts it, takes the job once.
-  const worker = spawnSync("npx", ["tsx", "scripts/worker.ts", "--once"], {
-    env: { ...process.env, STUDIO_DB: E2E_DB },
-    encoding: "utf8",
-  });
-  expect(worker.status, worker.stderr).toBe(0);
+  runWorkerOnce();
 
   await page.reload();
   const card = page.locator(`[data-job-id="${job!.id}"]`);
@@ -30,6 +37,32 @@ test("an agent run queued from the Jobs page is executed by the worker, with pro
     "SELECT count(*) AS n FROM runs r JOIN instances i ON i.id = r.instance_id WHERE i.benchmark_id = 'sample' AND i.subtask_id = 'delete_file' AND r.synthetic = 0",
   );
   expect(runs[0]!.n).toBe(1);
+});
+
+test("an ablation queued from the Jobs page runs each chosen arm, judges it, and links to its table", async ({
+  page,
+}) => {
+  // Two arms' runs, task checks and rule judge in the worker's CLI: about 20 s on a quiet machine.
+  test.setTimeout(180_000);
+  await signIn(page, "admin", "/jobs");
+  const form = page.getByTestId("ablation-form");
+  for (const arm of ["tools", "codekit"]) await form.locator(`input[name="arms"][value="${arm}"]`).uncheck();
+  await form.locator('select[name="subtask"]').selectOption("delete_file");
+  await form.locator('input[name="perSubtask"]').fill("1");
+  await page.getByTestId("ablation-submit").click();
+  await expect(form.getByTestId("action-ok")).toHaveText(/job \d+ queued/);
+  const [job] = queryAll<{ id: number; params: string }>("SELECT id, params FROM jobs ORDER BY id DESC LIMIT 1");
+  expect(JSON.parse(job!.params)).toMatchObject({ kind: "ablation", arms: ["none", "rules"], perSubtask: 1 });
+
+  runWorkerOnce();
+
+  await page.reload();
+  const card = page.locator(`[data-job-id="${job!.id}"]`);
+  await expect(card.getByTestId("job-status")).toHaveText("succeeded");
+  await card.getByTestId("job-ablation-link").click();
+  await expect(page).toHaveURL(/\/ablation\?benchmark=sample/);
+  await expect(page.getByTestId("ablation-row")).toHaveCount(2);
+  await expect(page.locator('[data-testid="ablation-row"][data-arm="rules"]')).toBeVisible();
 });
 
 test("a bad job form is refused with the field named", async ({ page }) => {

@@ -20,7 +20,7 @@ export async function enqueueJobAction(_previous: ActionResult | null, form: For
     const parsed = jobParamsFromForm(form);
     if (!parsed.ok) return parsed;
     const { params } = parsed;
-    if (params.kind === "run-agents" && isAgentFilePath(params.agent)) {
+    if ((params.kind === "run-agents" || params.kind === "ablation") && isAgentFilePath(params.agent)) {
       // The worker runs in the project folder, as this server does.
       const problem = await agentFileProblem(process.cwd(), params.agent);
       if (problem) return { ok: false, error: problem };

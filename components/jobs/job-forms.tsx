@@ -25,32 +25,20 @@ export function JobForms({
   const [agent, setAgent] = useState(agents.builtin[0] ?? AGENT_FILE_CHOICE);
   const [runState, runAction, runPending] = useActionState<ActionResult | null, FormData>(enqueueAction, null);
   const [evalState, evalAction, evalPending] = useActionState<ActionResult | null, FormData>(enqueueAction, null);
+  const [ablationState, ablationAction, ablationPending] = useActionState<ActionResult | null, FormData>(
+    enqueueAction,
+    null,
+  );
   return (
     <div className={layout.forms}>
       <form action={runAction} className={`panel ${layout.form}`} data-testid="run-agents-form">
         <h2>Run agents</h2>
         <input type="hidden" name="kind" value="run-agents" />
-        <label>
-          Benchmark
-          <select name="benchmark" defaultValue={benchmarks[0]}>
-            {benchmarks.map((b) => (
-              <option key={b}>{b}</option>
-            ))}
-          </select>
-        </label>
+        <BenchmarkSelect benchmarks={benchmarks} />
         <label>
           Agent
           <select name="agent" value={agent} onChange={(e) => setAgent(e.target.value)} data-testid="agent-select">
-            <optgroup label="Built-in">
-              {agents.builtin.map((name) => (
-                <option key={name}>{name}</option>
-              ))}
-            </optgroup>
-            <optgroup label="Agent CLIs (sandboxed)">
-              {agents.clis.map((name) => (
-                <option key={name}>{name}</option>
-              ))}
-            </optgroup>
+            <AgentOptions agents={agents} />
             <option value={AGENT_FILE_CHOICE}>agent file…</option>
           </select>
         </label>
@@ -80,14 +68,7 @@ export function JobForms({
             ))}
           </select>
         </label>
-        <FilterSelect label="Subtask" name="subtask" options={subtasks.map((s) => ({ value: s.id, label: s.label }))} />
-        <label>
-          Per subtask
-          <input name="perSubtask" type="number" min={1} defaultValue={2} />
-        </label>
-        <label className={layout.check}>
-          <input name="mock" type="checkbox" defaultChecked /> scripted model (offline)
-        </label>
+        <InstanceFields subtasks={subtasks} />
         <button type="submit" disabled={runPending} data-testid="run-agents-submit">
           Queue run
         </button>
@@ -121,7 +102,78 @@ export function JobForms({
         </button>
         <ActionMessage state={evalState} />
       </form>
+      <form action={ablationAction} className={`panel ${layout.form}`} data-testid="ablation-form">
+        <h2>Ablation</h2>
+        <input type="hidden" name="kind" value="ablation" />
+        <BenchmarkSelect benchmarks={benchmarks} />
+        <label>
+          Agent
+          <select name="agent" defaultValue={agents.builtin[0]} data-testid="ablation-agent">
+            <AgentOptions agents={agents} />
+          </select>
+        </label>
+        <fieldset className={layout.group}>
+          <legend>Arms (none is the baseline)</legend>
+          {MITIGATIONS.map((arm) => (
+            <label key={arm} className={layout.check}>
+              <input name="arms" type="checkbox" value={arm} defaultChecked={arm !== "guard"} />{" "}
+              {MITIGATION_LABELS[arm]}
+            </label>
+          ))}
+        </fieldset>
+        <InstanceFields subtasks={subtasks} />
+        <button type="submit" disabled={ablationPending} data-testid="ablation-submit">
+          Queue ablation
+        </button>
+        <ActionMessage state={ablationState} />
+      </form>
     </div>
+  );
+}
+
+function BenchmarkSelect({ benchmarks }: { benchmarks: string[] }) {
+  return (
+    <label>
+      Benchmark
+      <select name="benchmark" defaultValue={benchmarks[0]}>
+        {benchmarks.map((b) => (
+          <option key={b}>{b}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function AgentOptions({ agents }: { agents: { builtin: string[]; clis: string[] } }) {
+  return (
+    <>
+      <optgroup label="Built-in">
+        {agents.builtin.map((name) => (
+          <option key={name}>{name}</option>
+        ))}
+      </optgroup>
+      <optgroup label="Agent CLIs (sandboxed)">
+        {agents.clis.map((name) => (
+          <option key={name}>{name}</option>
+        ))}
+      </optgroup>
+    </>
+  );
+}
+
+/** Which instances run (a subtask, the first n of each) and whether the model is the scripted one. */
+function InstanceFields({ subtasks }: { subtasks: { id: string; label: string }[] }) {
+  return (
+    <>
+      <FilterSelect label="Subtask" name="subtask" options={subtasks.map((s) => ({ value: s.id, label: s.label }))} />
+      <label>
+        Per subtask
+        <input name="perSubtask" type="number" min={1} defaultValue={2} />
+      </label>
+      <label className={layout.check}>
+        <input name="mock" type="checkbox" defaultChecked /> scripted model (offline)
+      </label>
+    </>
   );
 }
 

@@ -1,4 +1,6 @@
+import Link from "next/link";
 import { endedByLostWorker, leaseSummary } from "@/lib/jobs/lease";
+import { ablationLinkOf } from "@/lib/jobs/schema";
 
 export interface JobView {
   id: number;
@@ -65,6 +67,7 @@ export function JobList({ jobs, cancelAction }: { jobs: JobView[]; cancelAction?
               </p>
             ) : null}
             {job.error ? <p className="error">{job.error}</p> : null}
+            {job.kind === "ablation" && job.status === "succeeded" ? <AblationLink log={job.log} /> : null}
             <details>
               <summary>log</summary>
               <pre className="log">{job.log.slice(-8000)}</pre>
@@ -74,4 +77,16 @@ export function JobList({ jobs, cancelAction }: { jobs: JobView[]; cancelAction?
       })}
     </ol>
   );
+}
+
+/** The finished ablation's table, where its log says it is. */
+function AblationLink({ log }: { log: string }) {
+  const href = ablationLinkOf(log);
+  return href ? (
+    <p>
+      <Link href={href} data-testid="job-ablation-link">
+        The ablation table
+      </Link>
+    </p>
+  ) : null;
 }

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentFileProblem, jobParamsFromForm } from "./form";
+import { ablationLinkOf, commandOf } from "./schema";
 
 const formOf = (fields: Record<string, string>) => {
   const form = new FormData();
@@ -62,6 +63,58 @@ describe("jobParamsFromForm", () => {
       ok: true,
       params: { kind: "evaluate", judge: "gemini", mock: true, force: false },
     });
+  });
+});
+
+describe("the ablation form", () => {
+  const ablationForm = (arms: string[], fields: Record<string, string> = {}) => {
+    const form = formOf({ kind: "ablation", benchmark: "sample", agent: "file-tools", mock: "on", ...fields });
+    for (const arm of arms) form.append("arms", arm);
+    return jobParamsFromForm(form);
+  };
+
+  it("reads the checked arms in order, and runs npm run ablation with them", () => {
+    const parsed = ablationForm(["none", "rules", "guard"], { subtask: "codegen_file", perSubtask: "1" });
+    expect(parsed).toEqual({
+      ok: true,
+      params: {
+        kind: "ablation",
+        benchmark: "sample",
+        agent: "file-tools",
+        arms: ["none", "rules", "guard"],
+        mock: true,
+        split: "eval",
+        subtask: "codegen_file",
+        perSubtask: 1,
+      },
+    });
+    if (!parsed.ok) return;
+    expect(commandOf(parsed.params)).toEqual({
+      script: "scripts/ablation.ts",
+      argv: [
+        ...["--benchmark", "sample", "--agent", "file-tools", "--arms", "none,rules,guard", "--split", "eval"],
+        ...["--mock", "--subtask", "codegen_file", "--per-subtask", "1"],
+      ],
+    });
+  });
+
+  it("refuses fewer than two arms, an arm twice, and an arm that does not exist", () => {
+    expect(ablationForm(["none"])).toEqual({ ok: false, error: "arms: choose at least two arms" });
+    expect(ablationForm(["none", "none"])).toEqual({ ok: false, error: "arms: an arm is chosen twice" });
+    expect(ablationForm(["none", "all"])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^arms\[1\]: Invalid option/),
+    });
+  });
+});
+
+describe("ablationLinkOf", () => {
+  it("finds the ablation page the CLI printed, and nothing that leaves this site's ablation page", () => {
+    const log = "arm none: run\nsee /ablation?benchmark=sample&judge=1&config=abc in the dashboard (npm run dev)\n";
+    expect(ablationLinkOf(log)).toBe("/ablation?benchmark=sample&judge=1&config=abc");
+    expect(ablationLinkOf("see //evil.example/ablation in the dashboard")).toBeNull();
+    expect(ablationLinkOf("see /ablation?x=<script> in the dashboard")).toBeNull();
+    expect(ablationLinkOf("see https://evil.example/ablation in the dashboard")).toBeNull();
   });
 });
 

@@ -21,26 +21,39 @@ export function jobParamsFromForm(form: FormData): FormParse {
   const kind = form.get("kind");
   const agent = optional(form, "agent");
   const raw =
-    kind === "run-agents"
+    kind === "ablation"
       ? {
           kind,
           benchmark: optional(form, "benchmark"),
-          agent: agent === AGENT_FILE_CHOICE ? optional(form, "agentFile") : agent,
+          agent,
+          arms: form.getAll("arms").filter((arm) => typeof arm === "string"),
           provider: optional(form, "provider"),
-          mitigation: optional(form, "mitigation"),
           mock: checkbox(form, "mock"),
           split: optional(form, "split"),
           subtask: optional(form, "subtask"),
           perSubtask: optional(form, "perSubtask"),
           limit: optional(form, "limit"),
         }
-      : {
-          kind,
-          judge: optional(form, "judge"),
-          mock: checkbox(form, "mock"),
-          runs: optional(form, "runs"),
-          force: checkbox(form, "force"),
-        };
+      : kind === "run-agents"
+        ? {
+            kind,
+            benchmark: optional(form, "benchmark"),
+            agent: agent === AGENT_FILE_CHOICE ? optional(form, "agentFile") : agent,
+            provider: optional(form, "provider"),
+            mitigation: optional(form, "mitigation"),
+            mock: checkbox(form, "mock"),
+            split: optional(form, "split"),
+            subtask: optional(form, "subtask"),
+            perSubtask: optional(form, "perSubtask"),
+            limit: optional(form, "limit"),
+          }
+        : {
+            kind,
+            judge: optional(form, "judge"),
+            mock: checkbox(form, "mock"),
+            runs: optional(form, "runs"),
+            force: checkbox(form, "force"),
+          };
   const parsed = JobParamsSchema.safeParse(raw);
   if (parsed.success) return { ok: true, params: parsed.data };
   return { ok: false, error: firstIssue(parsed.error, "form") };

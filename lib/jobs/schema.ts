@@ -66,7 +66,25 @@ export const EvaluateJobSchema = z.object({
   force: z.boolean().default(false),
 });
 
-export const JobParamsSchema = z.discriminatedUnion("kind", [RunAgentsJobSchema, EvaluateJobSchema]);
+/** One agent under several Code-KIT arms on the same instances, judged (npm run ablation; docs/ablation.md). */
+export const AblationJobSchema = z.object({
+  kind: z.literal("ablation"),
+  benchmark: BenchmarkIdSchema,
+  agent: JobAgentSchema,
+  /** The arms, in the order they run; the baseline the others are compared with is `none`, else the first. */
+  arms: z
+    .array(MitigationSchema)
+    .min(2, "choose at least two arms")
+    .refine((arms) => new Set(arms).size === arms.length, "an arm is chosen twice"),
+  provider: z.enum(PROVIDERS).optional(),
+  mock: z.boolean().default(true),
+  split: z.enum(["eval", "all"]).default("eval"),
+  subtask: SubtaskIdSchema.optional(),
+  perSubtask: z.coerce.number().int().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100_000).optional(),
+});
+
+export const JobParamsSchema = z.discriminatedUnion("kind", [RunAgentsJobSchema, EvaluateJobSchema, AblationJobSchema]);
 export type JobParams = z.infer<typeof JobParamsSchema>;
 export type JobKind = JobParams["kind"];
 
@@ -75,21 +93,32 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** The CLI (script and arguments) a job runs. */
 export function commandOf(params: JobParams): { script: string; argv: string[] } {
-  if (params.kind === "run-agents") {
-    const argv = ["--benchmark", params.benchmark, "--agent", params.agent, "--split", params.split];
-    if (params.provider) argv.push("--provider", params.provider);
-    if (params.mitigation) argv.push("--mitigation", params.mitigation);
+  if (params.kind === "evaluate") {
+    const argv = ["--judge", params.judge];
     if (params.mock) argv.push("--mock");
-    if (params.subtask) argv.push("--subtask", params.subtask);
-    if (params.perSubtask) argv.push("--per-subtask", String(params.perSubtask));
-    if (params.limit) argv.push("--limit", String(params.limit));
-    return { script: "scripts/run-agents.ts", argv };
+    if (params.runs) argv.push("--runs", params.runs);
+    if (params.force) argv.push("--force");
+    return { script: "scripts/evaluate.ts", argv };
   }
-  const argv = ["--judge", params.judge];
+  // run-agents and ablation choose an agent and instances alike (ablation passes them on to run-agents).
+  const argv = ["--benchmark", params.benchmark, "--agent", params.agent];
+  if (params.kind === "ablation") argv.push("--arms", params.arms.join(","));
+  argv.push("--split", params.split);
+  if (params.provider) argv.push("--provider", params.provider);
+  if (params.kind === "run-agents" && params.mitigation) argv.push("--mitigation", params.mitigation);
   if (params.mock) argv.push("--mock");
-  if (params.runs) argv.push("--runs", params.runs);
-  if (params.force) argv.push("--force");
-  return { script: "scripts/evaluate.ts", argv };
+  if (params.subtask) argv.push("--subtask", params.subtask);
+  if (params.perSubtask) argv.push("--per-subtask", String(params.perSubtask));
+  if (params.limit) argv.push("--limit", String(params.limit));
+  return { script: params.kind === "ablation" ? "scripts/ablation.ts" : "scripts/run-agents.ts", argv };
+}
+
+/**
+ * Where a finished ablation job's table is (npm run ablation prints `see /ablation?... in the
+ * dashboard`): only a path of this site's ablation page, whatever else the log holds.
+ */
+export function ablationLinkOf(log: string): string | null {
+  return /^see (\/ablation(?:\?[\w=&%.:-]*)?) in the dashboard/m.exec(log)?.[1] ?? null;
 }
 
 /** Reads a CLI progress line (`label 12/40 (30%) ...`, lib/cli/progress.ts) into counts. */
