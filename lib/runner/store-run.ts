@@ -54,7 +54,14 @@ export function summaryOf(record: RunRecord, problem: string): RunRecord {
 
 export async function storeRun(importBundle: ImportBundle, record: RunRecord, runDir: string): Promise<StoredRun> {
   try {
-    await store(importBundle, record, runDir);
+    try {
+      await store(importBundle, record, runDir);
+    } catch (error) {
+      if (!record.base) throw error;
+      // Refused against its base (the studio's snapshot of the repository was rebuilt since, or it
+      // reads version 3 at most): the same run with full manifests.
+      await store(importBundle, { ...record, base: null }, runDir);
+    }
     return { status: record.manifest.status, kept: "whole" };
   } catch (error) {
     const problem = error instanceof Error ? error.message : String(error);
