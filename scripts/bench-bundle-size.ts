@@ -22,6 +22,7 @@ import { bundleFilesOf, type RunRecord } from "@/lib/bundle/write";
 import { cliCommand, integerOption, parseCli } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { workspaceBaseOfSource } from "@/lib/runner/workspace-base";
+import { withOverlay } from "@/lib/runner/workspace-cache";
 import { realRunsSource } from "./bench-real-runs";
 import { generatedFiles } from "./bench-runner";
 
@@ -54,11 +55,7 @@ function importRuns(
 ) {
   instanceIds.forEach((id, i) => {
     const source = instanceWorkspaceSource(db, id);
-    const before: WorkspaceFiles = new Map(source.base);
-    for (const [rel, file] of source.overlay) {
-      if (file) before.set(rel, file);
-      else before.delete(rel);
-    }
+    const before = withOverlay(source.base, source.overlay);
     const after: WorkspaceFiles = new Map(before);
     const target = [...before.keys()].find((p) => p.endsWith(".py")) ?? [...before.keys()][0]!;
     after.set(target, {
