@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildBesideMetadata } from "@/lib/benchmark/source-code.fixture";
 import type { BuiltBenchmark } from "@/lib/benchmark/build";
@@ -10,7 +13,9 @@ import { parseBundle } from "@/lib/bundle/parse";
 import type { BundleFiles } from "@/lib/bundle/read";
 import { BUNDLE_MEMBERS, type WorkspaceDelta } from "@/lib/bundle/schema";
 import { editJson, readJson } from "@/lib/bundle/test-support";
-import { bundleFilesOf, type RunRecord } from "@/lib/bundle/write";
+import { bundleFilesOf, zipBuffer, type RunRecord } from "@/lib/bundle/write";
+import { remoteBatchStore } from "@/lib/remote/remote-store";
+import type { StudioClient } from "@/lib/remote/studio-client";
 import { workspaceBaseOfSource } from "@/lib/runner/workspace-base";
 import { withOverlay } from "@/lib/runner/workspace-cache";
 import { describeWithTestData } from "@/lib/test-support/test-data";
@@ -21,6 +26,7 @@ import { instanceWorkspaceBase, instanceWorkspaceSource } from "./instance-works
 import { importParsedBundle } from "./run-import";
 import { storedBundleFiles } from "./stored-bundle";
 import { loadTaskCheckInput } from "./task-checks";
+import { contentsByHash, snapshotManifest, workerInstance } from "./worker-supply";
 import { storedWorkspaceManifest } from "./workspace-manifests";
 
 const zeroCounts = () => Object.fromEntries(SUBTASK_IDS.map((s) => [s, 0])) as Record<SubtaskId, number>;
@@ -117,6 +123,34 @@ describe("version-4 bundles in the studio", () => {
     const runner = workspaceBaseOfSource(instanceWorkspaceSource(db, record.manifest.instanceId));
     expect(studio.digest).toBe(runner.digest);
     expect(studio.bytes.equals(runner.bytes)).toBe(true);
+  });
+
+  it("computes the same base on a remote worker, from what the studio's worker API serves", async () => {
+    const db = seeded(record);
+    const client: StudioClient = {
+      url: "http://studio",
+      async getJson(pathAndQuery, schema) {
+        const url = new URL(pathAndQuery, "http://studio");
+        const digest = url.searchParams.get("digest")!;
+        return schema.parse(
+          url.pathname === "/api/workers/instance"
+            ? workerInstance(db, url.searchParams.get("id")!)
+            : { digest, files: snapshotManifest(db, digest) },
+        );
+      },
+      async post(_path, body) {
+        const { hashes } = JSON.parse(String(body)) as { hashes: string[] };
+        return { status: 200, data: await zipBuffer(contentsByHash(db, hashes, 1e9)) };
+      },
+    };
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "remote-base-"));
+    try {
+      const store = remoteBatchStore(client, { cacheDir, unpushedDir: cacheDir });
+      const remote = workspaceBaseOfSource(await store.workspaceSource(record.manifest.instanceId));
+      expect(remote.digest).toBe(instanceWorkspaceBase(db, record.manifest.instanceId)!.digest);
+    } finally {
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 
   it("imports a v4 bundle with the file changes of the equivalent v3 bundle, and exports it byte for byte", () => {
