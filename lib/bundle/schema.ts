@@ -7,7 +7,7 @@ import { z } from "zod";
 import { BenchmarkIdSchema, InstanceIdSchema } from "@/lib/benchmark/schema";
 import { AstReportSchema } from "@/lib/analysis/schema";
 import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
-import { IsoTimeSchema, recordOf, Sha256Schema } from "./common-schema";
+import { FIRST_ISSUE, IsoTimeSchema, recordOf, Sha256Schema } from "./common-schema";
 import { SafeRelativePathSchema } from "@/lib/util/relative-path";
 
 export const BUNDLE_FORMAT = "misbehavior-studio/run-bundle";
@@ -306,6 +306,19 @@ export type DeletedEntry = z.infer<typeof DeletedEntrySchema>;
 export type WorkspaceChange = ManifestEntry | DeletedEntry;
 
 /**
+ * A deletion when it has `deleted`, else a file entry, each validated by its own schema so an error
+ * names the field at fault (a union of the two only says "Invalid input").
+ */
+const WorkspaceChangeSchema = z.unknown().transform((value, ctx): WorkspaceChange => {
+  const deletion = typeof value === "object" && value !== null && "deleted" in value;
+  const result = (deletion ? DeletedEntrySchema : ManifestEntrySchema).safeParse(value, FIRST_ISSUE);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues)
+    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });
+  return z.NEVER;
+});
+
+/**
  * Version 4: a workspace manifest as changes against a base manifest the studio already holds (the
  * instance's prepared workspace, named by the sha256 of its canonical bytes: lib/bundle/workspace-delta.ts).
  * Each change is the file as it now is (created or updated against the base) or a deletion.
@@ -313,7 +326,7 @@ export type WorkspaceChange = ManifestEntry | DeletedEntry;
 export const WorkspaceDeltaSchema = z
   .object({
     base: z.object({ digest: Sha256Schema }).strict(),
-    changes: z.array(z.union([DeletedEntrySchema, ManifestEntrySchema])),
+    changes: z.array(WorkspaceChangeSchema),
   })
   .strict()
   .superRefine((delta, ctx) => checkUniquePaths(delta.changes, "changes", ctx));

@@ -86,6 +86,16 @@ describe("version-4 workspace members (changes against a base)", () => {
       /workspace\/after\.json, field "base\.digest": names base f{64}, but workspace\/before\.json names [0-9a-f]{64}: both must name one base/,
     ],
     ["an unknown key", (d) => ((d as unknown as Record<string, unknown>).files = []), /Unrecognized key: "files"/],
+    [
+      "a deletion that is not `true`",
+      (d) => d.changes.push({ path: "README.md", deleted: false } as unknown as WorkspaceDelta["changes"][number]),
+      /field "changes\[\d+\]\.deleted": Invalid input: expected true/,
+    ],
+    [
+      "a file entry without its hash",
+      (d) => d.changes.push({ path: "zz/new.py", size: 1, mode: 33188 } as WorkspaceDelta["changes"][number]),
+      /field "changes\[\d+\]\.sha256": Invalid input: expected string, received undefined/,
+    ],
   ])("refuses %s while parsing", (_, edit, expected) => {
     const { base, v4 } = fixture();
     const files = editJson<WorkspaceDelta>(v4, AFTER, (d) => edit(d, base));
