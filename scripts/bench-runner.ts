@@ -63,7 +63,7 @@ function summary(label: string, times: number[]): string {
 }
 
 /** `count` Python files of ~1 KB in nested packages, as a repository snapshot would hold them. */
-function generatedFiles(count: number): WorkspaceFiles {
+export function generatedFiles(count: number): WorkspaceFiles {
   const files: WorkspaceFiles = new Map();
   for (let i = 0; i < count; i++) {
     const body = Array.from({ length: 30 }, (_, j) => `def f_${i}_${j}(x):\n    return x + ${j}\n`).join("\n");

@@ -16,6 +16,7 @@ import * as audit from "./audit";
 import * as benchAnalyzer from "./bench-analyzer";
 import * as benchDistributed from "./bench-distributed";
 import * as benchBuild from "./bench-build";
+import * as benchBundleSize from "./bench-bundle-size";
 import * as benchDashboard from "./bench-dashboard";
 import * as benchEvaluate from "./bench-evaluate";
 import * as benchHostileImport from "./bench-hostile-import";
@@ -47,6 +48,7 @@ const CLIS: [string, Cli, [string, string] | null][] = [
   ["audit", audit, null],
   ["bench-analyzer", benchAnalyzer, ["--files", "an integer from 1 to 10000"]],
   ["bench-distributed", benchDistributed, ["--runs", "an integer from 1 to 10000"]],
+  ["bench-bundle-size", benchBundleSize, ["--files", "an integer from 0 to 200000"]],
   ["bench-build", benchBuild, ["--repos", "an integer from 1 to 10000"]],
   ["bench-dashboard", benchDashboard, ["--iterations", "an integer from 5 to 10000"]],
   ["bench-evaluate", benchEvaluate, ["--count", "an integer from 1 to 100000"]],

@@ -159,15 +159,16 @@ describe.runIf(await bubblewrapAvailable())("what an agent leaves for the runner
       expect.objectContaining({ path: "pipe", after_mode: 0o010644, after_size: 0 }),
     ]);
     const bundle = path.join(runsDir, runId, "bundle");
+    // Version 4: the workspace members are changes against the prepared workspace, big.bin among them.
     const after = JSON.parse(fs.readFileSync(path.join(bundle, "workspace", "after.json"), "utf8")) as {
-      files: { path: string; size: number; sha256: string; contentOmitted?: string }[];
+      changes: { path: string; size: number; sha256: string; contentOmitted?: string }[];
     };
-    expect(after.files.find((f) => f.path === "big.bin")).toMatchObject({
+    expect(after.changes.find((f) => f.path === "big.bin")).toMatchObject({
       size: content.length,
       sha256,
       contentOmitted: "too_large",
     });
-    expect(JSON.parse(fs.readFileSync(path.join(bundle, "manifest.json"), "utf8"))).toMatchObject({ version: 2 });
+    expect(JSON.parse(fs.readFileSync(path.join(bundle, "manifest.json"), "utf8"))).toMatchObject({ version: 4 });
     expect(fs.existsSync(path.join(bundle, "files", sha256))).toBe(false);
     expect(JSON.parse(runnerNotes(runId))).toMatchObject({
       notes: [{ area: "workspace", path: "back\\slash", reason: expect.stringMatching(/contains a backslash/) }],

@@ -28,6 +28,11 @@ describe("run-agents CLI", { timeout: 60_000 }, () => {
       expect(run).toMatchObject({ scripted: 1, status: "completed" });
       expect(run.step_count).toBeGreaterThan(3);
       expect(fs.existsSync(path.join(runsDir, run.id, "bundle", "manifest.json"))).toBe(true);
+      // Written against the instance's prepared workspace (version 4), which the run started from unchanged.
+      const member = (name: string) =>
+        JSON.parse(fs.readFileSync(path.join(runsDir, run.id, "bundle", name), "utf8")) as Record<string, unknown>;
+      expect(member("manifest.json").version).toBe(4);
+      expect(member("workspace/before.json").changes).toEqual([]);
       expect(fs.existsSync(path.join(runsDir, run.id, "workspace"))).toBe(false);
     }
     const kinds = query<{ kind: string }>("SELECT DISTINCT kind FROM trajectory_steps ORDER BY kind").map(

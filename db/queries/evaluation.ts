@@ -8,7 +8,6 @@ import {
   FULL_EVIDENCE,
   LimitsSchema,
   TrajectoryStepSchema,
-  WorkspaceManifestSchema,
   type EnvironmentSnapshot,
 } from "@/lib/bundle/schema";
 import { sha256Hex } from "@/lib/bundle/parse";
@@ -19,6 +18,7 @@ import { METRIC_IDS } from "@/lib/metrics/catalog";
 import type { Instance } from "@/lib/benchmark/schema";
 import type { Db } from "../client";
 import * as t from "../schema";
+import { storedWorkspaceManifest } from "./workspace-manifests";
 import { instanceOfRow, type StoredSetupChange } from "./benchmarks";
 import { taskCheckOf } from "./stored-task-check";
 import { writeVerdicts, type VerdictEntry } from "./verdicts";
@@ -164,10 +164,8 @@ export function loadEvaluationInput(db: Db, runId: string, instances?: InstanceM
     if (content) setupFiles.set(path, content.toString("utf8"));
   }
 
-  const before = artifact(BUNDLE_MEMBERS.workspaceBefore);
-  const workspaceFiles = new Set(
-    before ? WorkspaceManifestSchema.parse(JSON.parse(before.toString("utf8"))).files.map((f) => f.path) : [],
-  );
+  const before = storedWorkspaceManifest(db, runId, BUNDLE_MEMBERS.workspaceBefore);
+  const workspaceFiles = new Set(before ? before.files.map((f) => f.path) : []);
   for (const change of changes) if (change.kind === "created") workspaceFiles.add(change.path);
 
   const finalAnswer = [...steps].reverse().find((s) => s.kind === "message" && s.role === "assistant");

@@ -5,10 +5,9 @@
  * hash live in the bundle's workspace manifests, stored with the run as members, read only for a
  * run that has a change whose content is not in the store.
  */
-import { and, eq, inArray } from "drizzle-orm";
-import { BUNDLE_MEMBERS, WorkspaceManifestSchema } from "@/lib/bundle/schema";
+import { BUNDLE_MEMBERS, type WorkspaceManifest } from "@/lib/bundle/schema";
 import type { Db } from "../client";
-import * as t from "../schema";
+import { storedWorkspaceManifest } from "./workspace-manifests";
 
 export type ChangeSide = "before" | "after";
 export const sideKey = (side: ChangeSide, path: string) => `${side}\0${path}`;
@@ -18,19 +17,18 @@ export const sideKey = (side: ChangeSide, path: string) => `${side}\0${path}`;
  * manifests (null for a side a run made elsewhere did not capture: no hash is known).
  */
 export function omittedSides(db: Db, runId: string): Map<string, string | null> {
-  const members = { [BUNDLE_MEMBERS.workspaceBefore]: "before", [BUNDLE_MEMBERS.workspaceAfter]: "after" } as const;
-  const rows = db
-    .select({ path: t.runArtifacts.path, content: t.fileContents.content })
-    .from(t.runArtifacts)
-    .innerJoin(t.fileContents, eq(t.fileContents.sha256, t.runArtifacts.sha256))
-    .where(and(eq(t.runArtifacts.runId, runId), inArray(t.runArtifacts.path, Object.keys(members))))
-    .all();
   const omitted = new Map<string, string | null>();
-  for (const row of rows) {
-    const side = members[row.path as keyof typeof members];
-    const parsed = WorkspaceManifestSchema.safeParse(JSON.parse(row.content.toString("utf8")));
-    if (!parsed.success) continue; // validated on import; a damaged store shows "missing" instead
-    for (const entry of parsed.data.files)
+  for (const [member, side] of [
+    [BUNDLE_MEMBERS.workspaceBefore, "before"],
+    [BUNDLE_MEMBERS.workspaceAfter, "after"],
+  ] as const) {
+    let manifest: WorkspaceManifest | null;
+    try {
+      manifest = storedWorkspaceManifest(db, runId, member);
+    } catch {
+      continue; // validated on import; a damaged store shows "missing" instead
+    }
+    for (const entry of manifest?.files ?? [])
       if (entry.contentOmitted) omitted.set(sideKey(side, entry.path), entry.sha256);
   }
   return omitted;

@@ -17,6 +17,7 @@ import type { Db } from "../client";
 import { instanceRow } from "./benchmarks";
 import { indexRunText } from "./run-search";
 import { ensureJudge, writeVerdicts } from "./verdicts";
+import { resolveAgainstInstance } from "./workspace-manifests";
 import * as t from "../schema";
 
 /** The source of a benchmark that runs made elsewhere brought (SWE-bench, an Inspect task): not one of ours. */
@@ -42,16 +43,16 @@ export function agentConfigId(agent: AgentConfig): string {
   return createHash("sha256").update(canonicalJson(agent)).digest("hex").slice(0, 16);
 }
 
-export function importParsedBundle(db: Db, bundle: ParsedBundle, options: ImportOptions): ImportResult {
-  const { manifest } = bundle;
+export function importParsedBundle(db: Db, parsed: ParsedBundle, options: ImportOptions): ImportResult {
+  const { manifest } = parsed;
   const runId = manifest.runId;
   return db.transaction((tx) => {
     const existing = tx.select({ digest: t.runs.bundleDigest }).from(t.runs).where(eq(t.runs.id, runId)).get();
-    if (existing?.digest === bundle.digest) return { runId, outcome: "unchanged" as const };
+    if (existing?.digest === parsed.digest) return { runId, outcome: "unchanged" as const };
     if (existing && !options.replace) {
       throw new AppError(
         "CONFLICT",
-        `${bundle.label}: run "${runId}" was already imported from a different bundle; pass --replace to overwrite it`,
+        `${parsed.label}: run "${runId}" was already imported from a different bundle; pass --replace to overwrite it`,
       );
     }
     let caseStudy: typeof t.caseStudies.$inferSelect | undefined;
@@ -64,7 +65,7 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
       if (inAgreementSet) {
         throw new AppError(
           "CONFLICT",
-          `${bundle.label}: run "${runId}" is in an agreement set; replacing it would detach its human labels`,
+          `${parsed.label}: run "${runId}" is in an agreement set; replacing it would detach its human labels`,
         );
       }
       caseStudy = tx.select().from(t.caseStudies).where(eq(t.caseStudies.runId, runId)).get();
@@ -72,7 +73,9 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
       tx.delete(t.runs).where(eq(t.runs.id, runId)).run();
     }
 
-    ensureInstance(tx, bundle);
+    ensureInstance(tx, parsed);
+    // Version 4: the full manifests, from the workspace changes and the instance's prepared workspace.
+    const { bundle, base } = resolveAgainstInstance(db, parsed);
     const configId = agentConfigId(manifest.agent);
     tx.insert(t.agentConfigs)
       .values({
@@ -95,6 +98,9 @@ export function importParsedBundle(db: Db, bundle: ParsedBundle, options: Import
     for (const member of bundle.members) {
       hot.insertContent.run(member.sha256, member.size, member.isText ? 1 : 0, member.data);
     }
+    // Stored once per prepared workspace, by its digest: what the run's workspace members expand
+    // against later, even after the instance's repository snapshot is rebuilt.
+    if (base) hot.insertContent.run(base.digest, base.bytes.length, 1, base.bytes);
 
     const startedAt = new Date(manifest.startedAt);
     const finishedAt = new Date(manifest.finishedAt);

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
+import { workspaceBaseOf } from "@/lib/bundle/workspace-delta";
 import { discardRun, storeRun } from "@/lib/runner/store-run";
 import { createDb, type Db } from "../client";
 import { runBatchStore } from "./run-plan";
@@ -39,6 +40,22 @@ describe("storeRun", () => {
     db.$client.close();
     expect(runOf(record.manifest.runId)).toMatchObject({ step_count: record.steps.length });
     expect(fs.existsSync(path.join(runDir, "bundle", "manifest.json"))).toBe(true);
+  });
+
+  it("stores a run whose base the studio does not hold with full manifests instead", async () => {
+    const db = createDb(dbPath);
+    const record = generatedRunRecord({ index: 4, seed: 3 });
+    // A base this database has no instance for (the instance comes from the bundle's instance.json).
+    const base = workspaceBaseOf([{ path: "README.md", size: 1, mode: 0o100644, sha256: "a".repeat(64) }]);
+    const runDir = path.join(work, "runs", "full");
+    expect(await storeRun(importer(db), { ...record, base }, runDir)).toEqual({
+      status: record.manifest.status,
+      kept: "whole",
+    });
+    db.$client.close();
+    expect(runOf(record.manifest.runId)).toMatchObject({ step_count: record.steps.length });
+    const manifest = JSON.parse(fs.readFileSync(path.join(runDir, "bundle", "manifest.json"), "utf8"));
+    expect(manifest.version).toBe(1);
   });
 
   it("stores a run the importer refuses (an agent's 30,000-character error) as a failed summary saying why", async () => {

@@ -5,13 +5,14 @@
  * a result, mirrored into runs.task_completed for the dashboard.
  */
 import { and, eq, like, sql } from "drizzle-orm";
-import { BUNDLE_MEMBERS, WorkspaceManifestSchema } from "@/lib/bundle/schema";
+import { BUNDLE_MEMBERS } from "@/lib/bundle/schema";
 import type { RebuiltWorkspace, TaskCheckInput, TaskCheckResult } from "@/lib/task-check/schema";
 import { TASK_CHECKER_VERSION } from "@/lib/task-check/schema";
 import type { Db } from "../client";
 import * as t from "../schema";
 import { loadEvaluationInput } from "./evaluation";
 import { instanceWorkspaceSource } from "./instance-workspace";
+import { storedWorkspaceManifest, type WorkspaceMember } from "./workspace-manifests";
 
 /** Runs without a task check (every run with `force`); `pattern` filters run ids (`*` matches any text). */
 export function runsToCheck(db: Db, options: { pattern?: string; force?: boolean } = {}): string[] {
@@ -38,10 +39,9 @@ function artifactContent(db: Db, runId: string, member: string): Buffer | null {
 }
 
 /** A workspace from one of the run's stored manifests, each file's content looked up by hash. */
-function rebuildWorkspace(db: Db, runId: string, member: string): RebuiltWorkspace | string {
-  const data = artifactContent(db, runId, member);
-  if (!data) return `the run's ${member} is not stored`;
-  const manifest = WorkspaceManifestSchema.parse(JSON.parse(data.toString("utf8")));
+function rebuildWorkspace(db: Db, runId: string, member: WorkspaceMember): RebuiltWorkspace | string {
+  const manifest = storedWorkspaceManifest(db, runId, member);
+  if (!manifest) return `the run's ${member} is not stored`;
   const content = db.$client.prepare<[string], { content: Buffer }>(
     "SELECT content FROM file_contents WHERE sha256 = ?",
   );

@@ -14,8 +14,8 @@ import { instructionFollowingMetric } from "@/lib/judge/rules/instruction-follow
 import { compareTarget } from "@/lib/runs/target-function";
 import { buildBenchmark, type BuiltBenchmark, type BuiltInstance } from "./build";
 import { declaredImportNames, requirementName } from "./declared-dependencies";
-import { parseDevEvalJsonl, type DevEvalSample } from "./deveval";
-import { writeSourceCode } from "./source-code.fixture";
+import type { DevEvalSample } from "./deveval";
+import { buildBesideMetadata, writeSourceCode } from "./source-code.fixture";
 
 const BOXES = [
   '"""Boxes."""', //                                  1
@@ -323,13 +323,7 @@ describe("D: a target that is not the first definition of its name", () => {
 describeWithTestData("the five real DevEval repositories", "deveval/data.real5.jsonl", (metadata) => {
   let real: BuiltBenchmark;
   beforeAll(async () => {
-    real = await buildBenchmark({
-      benchmarkId: "real5",
-      seed: 42,
-      splitSize: 200,
-      samples: parseDevEvalJsonl(fs.readFileSync(metadata, "utf8"), metadata),
-      sourceCodeDir: path.join(path.dirname(metadata), "Source_Code"),
-    });
+    real = await buildBesideMetadata(metadata, 200);
   });
 
   it("builds every sample: no mismatches, no missing repository", () => {

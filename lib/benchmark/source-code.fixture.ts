@@ -2,6 +2,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buildBenchmark, type BuiltBenchmark } from "./build";
+import { parseDevEvalJsonl } from "./deveval";
 
 /** Project path -> relative file path -> content. Returns the new folder; the caller removes it. */
 export function writeSourceCode(prefix: string, projects: Record<string, Record<string, string>>): string {
@@ -14,4 +16,15 @@ export function writeSourceCode(prefix: string, projects: Record<string, Record<
     }
   }
   return root;
+}
+
+/** The benchmark of a DevEval metadata file whose `Source_Code` folder lies beside it (the five real repositories). */
+export function buildBesideMetadata(metadata: string, splitSize: number): Promise<BuiltBenchmark> {
+  return buildBenchmark({
+    benchmarkId: "real5",
+    seed: 42,
+    splitSize,
+    samples: parseDevEvalJsonl(fs.readFileSync(metadata, "utf8"), metadata),
+    sourceCodeDir: path.join(path.dirname(metadata), "Source_Code"),
+  });
 }

@@ -189,7 +189,7 @@ describe("parseBundle errors name the member, line and field", () => {
   };
   it.each<[string, (m: Json) => void, string, string]>([
     ["an unknown status", (m) => (m.status = "done"), "status", "Invalid option"],
-    ["version 4", (m) => (m.version = 4), "version", "expected one of 1|2|3"],
+    ["version 5", (m) => (m.version = 5), "version", "expected one of 1|2|3|4"],
     ["a source in a version-1 manifest", (m) => (m.source = SOURCE), "source", 'needs "version": 3'],
     [
       "evidence in a version-1 manifest",

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { isUtf8 } from "node:buffer";
 import { InstanceSchema, type Instance } from "@/lib/benchmark/schema";
-import { BundleError } from "./errors";
+import { BundleError, type BundleLocation } from "./errors";
 import { decodeUtf8, parseJsonMember, parseJsonText, validateJson } from "./decode";
 import { checkJsonBytes, DEFAULT_MAX_JSON_BYTES } from "./json-budget";
 import type { BundleFiles } from "./read";
@@ -14,16 +14,20 @@ import {
   BUNDLE_MEMBERS,
   BundleVerdictsSchema,
   CONTENT_DIR,
+  DELTA_VERSION,
+  MAX_WORKSPACE_CHANGES,
   EnvironmentSnapshotSchema,
   NATIVE_DIR,
   RunManifestSchema,
   TrajectoryStepSchema,
+  WorkspaceDeltaSchema,
   WorkspaceManifestSchema,
   type BundleVerdict,
   type EnvironmentSnapshot,
   type ManifestEntry,
   type RunManifest,
   type TrajectoryStep,
+  type WorkspaceDelta,
   type WorkspaceManifest,
 } from "./schema";
 
@@ -62,14 +66,27 @@ export interface ParsedBundle {
   digest: string;
   manifest: RunManifest;
   steps: TrajectoryStep[];
+  /**
+   * The full manifests and the changes between them. For a version-4 bundle they are empty until
+   * its `workspaceDelta` is resolved against the base (resolveWorkspaceDelta, which the importer calls).
+   */
   workspaceBefore: WorkspaceManifest;
   workspaceAfter: WorkspaceManifest;
   changes: FileChange[];
+  /** Version 4: the workspace members as they came, changes against the base named by `base`. */
+  workspaceDelta: WorkspaceDeltaPair | null;
   environmentBefore: EnvironmentSnapshot | null;
   environmentAfter: EnvironmentSnapshot | null;
   instance: Instance | null;
   verdicts: BundleVerdict[];
   members: ParsedMember[];
+}
+
+export interface WorkspaceDeltaPair {
+  /** sha256 of the base manifest's canonical bytes (workspace-delta.ts). */
+  base: string;
+  before: WorkspaceDelta;
+  after: WorkspaceDelta;
 }
 
 const KNOWN_MEMBERS = new Map<string, ArtifactKind>([
@@ -143,19 +160,20 @@ export function parseBundle(
 
   const manifest = parseJsonMember(member(BUNDLE_MEMBERS.manifest)!, RunManifestSchema, at(BUNDLE_MEMBERS.manifest));
   const steps = parseTrajectory(member(BUNDLE_MEMBERS.trajectory)!, label);
-  const workspaceBefore = parseJsonMember(
-    member(BUNDLE_MEMBERS.workspaceBefore)!,
-    WorkspaceManifestSchema,
-    at(BUNDLE_MEMBERS.workspaceBefore),
-  );
-  const workspaceAfter = parseJsonMember(
-    member(BUNDLE_MEMBERS.workspaceAfter)!,
-    WorkspaceManifestSchema,
-    at(BUNDLE_MEMBERS.workspaceAfter),
-  );
-  checkOmittedContent(manifest, [workspaceBefore, workspaceAfter], label);
-  const changes = diffManifests(workspaceBefore, workspaceAfter);
-  checkContents(changes, members, label);
+  let workspaceBefore: WorkspaceManifest = { files: [] };
+  let workspaceAfter: WorkspaceManifest = { files: [] };
+  let changes: FileChange[] = [];
+  let workspaceDelta: WorkspaceDeltaPair | null = null;
+  if (manifest.version >= DELTA_VERSION) {
+    // Changes and contents are checked once the delta is resolved against its base (resolveWorkspaceDelta).
+    workspaceDelta = parseDeltas(files, label);
+  } else {
+    workspaceBefore = parseFullManifest(member(BUNDLE_MEMBERS.workspaceBefore)!, at(BUNDLE_MEMBERS.workspaceBefore));
+    workspaceAfter = parseFullManifest(member(BUNDLE_MEMBERS.workspaceAfter)!, at(BUNDLE_MEMBERS.workspaceAfter));
+    checkOmittedContent(manifest, [workspaceBefore, workspaceAfter], label);
+    changes = diffManifests(workspaceBefore, workspaceAfter);
+    checkContents(changes, members, label);
+  }
 
   const optional = <T>(path: string, parse: (data: Buffer) => T): T | null => {
     const data = member(path);
@@ -195,12 +213,57 @@ export function parseBundle(
     workspaceBefore,
     workspaceAfter,
     changes,
+    workspaceDelta,
     environmentBefore,
     environmentAfter,
     instance,
     verdicts,
     members,
   };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function parseFullManifest(data: Buffer, location: BundleLocation): WorkspaceManifest {
+  const value = parseJsonText(decodeUtf8(data, location), location);
+  if (isObject(value) && "base" in value && !("files" in value)) {
+    throw new BundleError(
+      location,
+      `holds changes against a base, which needs "version": ${DELTA_VERSION} in manifest.json`,
+    );
+  }
+  return validateJson(value, WorkspaceManifestSchema, location);
+}
+
+/** Both version-4 workspace members, which must name one base. */
+function parseDeltas(files: BundleFiles, label: string): WorkspaceDeltaPair {
+  const [before, after] = [BUNDLE_MEMBERS.workspaceBefore, BUNDLE_MEMBERS.workspaceAfter].map((name) => {
+    const location = { bundle: label, member: name };
+    const value = parseJsonText(decodeUtf8(files.get(name)!, location), location);
+    if (isObject(value) && "files" in value && !("base" in value)) {
+      throw new BundleError(
+        location,
+        `a version-${DELTA_VERSION} bundle lists changes against a base ({"base": {"digest": ...}, "changes": [...]}), not every file; write version 3 or lower for full manifests`,
+      );
+    }
+    // Counted before any entry is validated: a list this long is refused without walking it.
+    if (isObject(value) && Array.isArray(value.changes) && value.changes.length > MAX_WORKSPACE_CHANGES) {
+      throw new BundleError(
+        { ...location, field: "changes" },
+        `${value.changes.length} changes, over the limit of ${MAX_WORKSPACE_CHANGES}`,
+        "TOO_LARGE",
+      );
+    }
+    return validateJson(value, WorkspaceDeltaSchema, location);
+  }) as [WorkspaceDelta, WorkspaceDelta];
+  if (before.base.digest !== after.base.digest) {
+    throw new BundleError(
+      { bundle: label, member: BUNDLE_MEMBERS.workspaceAfter, field: "base.digest" },
+      `names base ${after.base.digest}, but workspace/before.json names ${before.base.digest}: both must name one base`,
+    );
+  }
+  return { base: before.base.digest, before, after };
 }
 
 function parseTrajectory(data: Buffer, label: string): TrajectoryStep[] {
@@ -248,12 +311,22 @@ export function diffManifests(before: WorkspaceManifest, after: WorkspaceManifes
   return changes.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }
 
-/** Every changed file's before and after content is present under files/<sha256>, and nothing else. */
-function checkContents(changes: FileChange[], members: ParsedMember[], label: string): void {
+/**
+ * Every changed file's before and after content is present under files/<sha256>, and nothing else.
+ * `held`: content the studio already has (a version-4 base's files, by sha256 -> size), which the
+ * bundle leaves out.
+ */
+export function checkContents(
+  changes: FileChange[],
+  members: ParsedMember[],
+  label: string,
+  held?: ReadonlyMap<string, number>,
+): void {
   // Each content hash, with every changed entry that has it (their sizes must all match).
   const needed = new Map<string, { entry: ManifestEntry; side: string }[]>();
   const need = (entry: ManifestEntry, side: string) => {
-    if (entry.sha256 !== null) needed.set(entry.sha256, [...(needed.get(entry.sha256) ?? []), { entry, side }]);
+    if (entry.sha256 !== null && !held?.has(entry.sha256))
+      needed.set(entry.sha256, [...(needed.get(entry.sha256) ?? []), { entry, side }]);
   };
   for (const change of changes) {
     if (change.before && !change.before.contentOmitted) need(change.before, "workspace/before.json");
@@ -273,7 +346,9 @@ function checkContents(changes: FileChange[], members: ParsedMember[], label: st
     if (!users) {
       throw new BundleError(
         { bundle: label, member: m.path },
-        "content is not referenced by any changed file in workspace/",
+        held?.has(name)
+          ? "content is already in the base the workspace changes are against: leave it out"
+          : "content is not referenced by any changed file in workspace/",
       );
     }
     if (m.sha256 !== name) {

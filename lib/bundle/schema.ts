@@ -7,16 +7,19 @@ import { z } from "zod";
 import { BenchmarkIdSchema, InstanceIdSchema } from "@/lib/benchmark/schema";
 import { AstReportSchema } from "@/lib/analysis/schema";
 import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
-import { IsoTimeSchema, recordOf, Sha256Schema } from "./common-schema";
+import { FIRST_ISSUE, IsoTimeSchema, recordOf, Sha256Schema } from "./common-schema";
 import { SafeRelativePathSchema } from "@/lib/util/relative-path";
 
 export const BUNDLE_FORMAT = "misbehavior-studio/run-bundle";
 /**
  * The versions this reader knows. 2 adds workspace entries whose content is omitted
  * (`contentOmitted: "too_large"`); 3 adds runs made elsewhere: the manifest's `source`, `evidence`
- * and `workspaceRoot`, and entries whose content was never captured (`"not_captured"`).
+ * and `workspaceRoot`, and entries whose content was never captured (`"not_captured"`); 4 writes the
+ * workspace members as changes against a base manifest the studio holds (WorkspaceDeltaSchema).
  */
-export const BUNDLE_VERSIONS = [1, 2, 3] as const;
+export const BUNDLE_VERSIONS = [1, 2, 3, 4] as const;
+/** The first version whose workspace members are changes against a base. */
+export const DELTA_VERSION = 4;
 
 export const BUNDLE_MEMBERS = {
   manifest: "manifest.json",
@@ -267,25 +270,67 @@ export const ManifestEntrySchema = z
   });
 export type ManifestEntry = z.infer<typeof ManifestEntrySchema>;
 
+/** Each path at most once in a workspace list, a second one reported with the first's index. */
+function checkUniquePaths(list: readonly { path: string }[], key: string, ctx: z.RefinementCtx): void {
+  const seen = new Map<string, number>();
+  list.forEach((entry, i) => {
+    const first = seen.get(entry.path);
+    if (first !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [key, i, "path"],
+        message: `duplicate path "${entry.path}" (first at ${key}[${first}])`,
+      });
+    } else seen.set(entry.path, i);
+  });
+}
+
 export const WorkspaceManifestSchema = z
   .object({
     files: z.array(ManifestEntrySchema),
   })
   .strict()
-  .superRefine((manifest, ctx) => {
-    const seen = new Map<string, number>();
-    manifest.files.forEach((entry, i) => {
-      const first = seen.get(entry.path);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["files", i, "path"],
-          message: `duplicate path "${entry.path}" (first at files[${first}])`,
-        });
-      } else seen.set(entry.path, i);
-    });
-  });
+  .superRefine((manifest, ctx) => checkUniquePaths(manifest.files, "files", ctx));
 export type WorkspaceManifest = z.infer<typeof WorkspaceManifestSchema>;
+
+/**
+ * Most changes one version-4 workspace member may list. Checked on the parsed JSON before any
+ * entry is validated, so a hostile list is refused in time independent of its entries; a real
+ * run's workspace (the project's largest: 20,000 files) stays far below it.
+ */
+export const MAX_WORKSPACE_CHANGES = 200_000;
+
+/** A path of the base that is gone. */
+export const DeletedEntrySchema = z.object({ path: SafeRelativePathSchema, deleted: z.literal(true) }).strict();
+export type DeletedEntry = z.infer<typeof DeletedEntrySchema>;
+export type WorkspaceChange = ManifestEntry | DeletedEntry;
+
+/**
+ * A deletion when it has `deleted`, else a file entry, each validated by its own schema so an error
+ * names the field at fault (a union of the two only says "Invalid input").
+ */
+const WorkspaceChangeSchema = z.unknown().transform((value, ctx): WorkspaceChange => {
+  const deletion = typeof value === "object" && value !== null && "deleted" in value;
+  const result = (deletion ? DeletedEntrySchema : ManifestEntrySchema).safeParse(value, FIRST_ISSUE);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues)
+    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });
+  return z.NEVER;
+});
+
+/**
+ * Version 4: a workspace manifest as changes against a base manifest the studio already holds (the
+ * instance's prepared workspace, named by the sha256 of its canonical bytes: lib/bundle/workspace-delta.ts).
+ * Each change is the file as it now is (created or updated against the base) or a deletion.
+ */
+export const WorkspaceDeltaSchema = z
+  .object({
+    base: z.object({ digest: Sha256Schema }).strict(),
+    changes: z.array(WorkspaceChangeSchema),
+  })
+  .strict()
+  .superRefine((delta, ctx) => checkUniquePaths(delta.changes, "changes", ctx));
+export type WorkspaceDelta = z.infer<typeof WorkspaceDeltaSchema>;
 
 // ---------------------------------------------------------------- environment
 

@@ -11,9 +11,11 @@ import type { WorkspaceFiles } from "@/lib/benchmark/workspace-files";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import { diffManifests, sha256Hex } from "./parse";
 import type { BundleFiles } from "./read";
+import { applyDelta, deltaAgainst, type WorkspaceBase } from "./workspace-delta";
 import {
   BUNDLE_MEMBERS,
   CONTENT_DIR,
+  DELTA_VERSION,
   NATIVE_DIR,
   type AstReportFile,
   type BundleVerdict,
@@ -36,6 +38,11 @@ export interface RunRecord {
   astReport?: AstReportFile | null;
   /** The agent's own transcripts, by path under native/. */
   native?: Map<string, Buffer>;
+  /**
+   * The instance's prepared workspace as the studio holds it: when given, the workspace members
+   * are written as changes against it (version 4), and contents it holds are left out of files/.
+   */
+  base?: WorkspaceBase | null;
 }
 
 export function manifestOf(files: WorkspaceFiles): WorkspaceManifest {
@@ -49,8 +56,16 @@ export function manifestOf(files: WorkspaceFiles): WorkspaceManifest {
   return { files: entries };
 }
 
-/** The bundle version a run needs: 2 once an entry's content is omitted (docs/run-bundle.md, section 9). */
-export function versionFor(before: WorkspaceManifest, after: WorkspaceManifest): RunManifest["version"] {
+/**
+ * The bundle version a run needs (docs/run-bundle.md, section 9): 4 when written against a base,
+ * else 2 once an entry's content is omitted, else 1.
+ */
+export function versionFor(
+  before: WorkspaceManifest,
+  after: WorkspaceManifest,
+  base?: WorkspaceBase | null,
+): RunManifest["version"] {
+  if (base) return DELTA_VERSION;
   return [...before.files, ...after.files].some((e) => e.contentOmitted) ? 2 : 1;
 }
 
@@ -58,18 +73,30 @@ const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 1)}\
 
 export function bundleFilesOf(run: RunRecord): BundleFiles {
   const files: BundleFiles = new Map();
-  const before = manifestOf(run.before);
-  const after = manifestOf(run.after);
-  files.set(BUNDLE_MEMBERS.manifest, json({ ...run.manifest, version: versionFor(before, after) }));
+  const { base } = run;
+  let before = manifestOf(run.before);
+  let after = manifestOf(run.after);
+  files.set(BUNDLE_MEMBERS.manifest, json({ ...run.manifest, version: versionFor(before, after, base) }));
   files.set(BUNDLE_MEMBERS.trajectory, Buffer.from(run.steps.map((s) => `${canonicalJson(s)}\n`).join("")));
-  files.set(BUNDLE_MEMBERS.workspaceBefore, json(before));
-  files.set(BUNDLE_MEMBERS.workspaceAfter, json(after));
+  if (base) {
+    const deltaBefore = deltaAgainst(base, before);
+    const deltaAfter = deltaAgainst(base, after);
+    files.set(BUNDLE_MEMBERS.workspaceBefore, json(deltaBefore));
+    files.set(BUNDLE_MEMBERS.workspaceAfter, json(deltaAfter));
+    // The manifests the importer will see: a file equal to the base's is the base's entry.
+    before = applyDelta(base, deltaBefore, { bundle: "(written)", member: BUNDLE_MEMBERS.workspaceBefore });
+    after = applyDelta(base, deltaAfter, { bundle: "(written)", member: BUNDLE_MEMBERS.workspaceAfter });
+  } else {
+    files.set(BUNDLE_MEMBERS.workspaceBefore, json(before));
+    files.set(BUNDLE_MEMBERS.workspaceAfter, json(after));
+  }
   for (const change of diffManifests(before, after)) {
     for (const [entry, side] of [
       [change.before, run.before],
       [change.after, run.after],
     ] as const) {
-      if (entry && !entry.contentOmitted) files.set(`${CONTENT_DIR}${entry.sha256}`, side.get(change.path)!.data);
+      if (!entry || entry.contentOmitted || base?.held.has(entry.sha256!)) continue;
+      files.set(`${CONTENT_DIR}${entry.sha256}`, side.get(change.path)!.data);
     }
   }
   if (run.environmentBefore) files.set(BUNDLE_MEMBERS.environmentBefore, json(run.environmentBefore));

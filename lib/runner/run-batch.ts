@@ -17,6 +17,8 @@ import type { Shard } from "./shard";
 import { removeTree } from "./copy-tree";
 import { discardRun, storeRun, type ImportBundle } from "./store-run";
 import { createWorkspaceCache, type WorkspaceSource } from "./workspace-cache";
+import { workspaceBaseOfSource } from "./workspace-base";
+import type { WorkspaceBase } from "@/lib/bundle/workspace-delta";
 
 /** Which runs a batch makes (db/queries/run-plan.ts `planRuns`, or the studio's GET /api/workers/plan). */
 export interface RunPlanRequest {
@@ -90,6 +92,7 @@ export async function runBatch(
       if (!instance) throw new AppError("NOT_FOUND", `instance ${instanceId} vanished`);
       await removeTree(runDir);
       const behaviour = chooseBehaviour(instance, options.seed);
+      let base: WorkspaceBase | null = null;
       const record = await setup.run({
         runId,
         instance,
@@ -106,14 +109,17 @@ export async function runBatch(
           ? new Map([["scripted-behaviour.json", Buffer.from(`${JSON.stringify({ behaviour })}\n`)]])
           : undefined,
         materialize: async (dir: string) => {
-          const before = await workspaces.materialize(await store.workspaceSource(instanceId), dir);
+          const source = await store.workspaceSource(instanceId);
+          const before = await workspaces.materialize(source, dir);
+          // The bundle's workspace members are then written as changes against it (version 4).
+          base = workspaceBaseOfSource(source);
           const workspaceDir = await fs.realpath(dir);
           setup.mock?.register({ instance, files: before, behaviour, workspaceDir });
           return before;
         },
       });
       if (await stop.dropIfStopped(runDir)) return void (outcomes.dropped += 1);
-      const stored = await storeRun(store.importBundle, record, runDir);
+      const stored = await storeRun(store.importBundle, { ...record, base }, runDir);
       if (!options.keepWorkspaces) {
         await release(path.join(runDir, "workspace"));
         // HOME and TMPDIR hold what the agent wrote outside its workspace (up to its disk quota);

@@ -9,6 +9,7 @@ import { parseBundle, type ParsedBundle } from "@/lib/bundle/parse";
 import type { RunManifest } from "@/lib/bundle/schema";
 import type { BundleFiles } from "@/lib/bundle/read";
 import { bundleFilesOf, writeBundleFolder, type RunRecord } from "@/lib/bundle/write";
+import { AppError } from "@/lib/errors/app-error";
 import { removeTree } from "./copy-tree";
 import { cutError } from "./record-run";
 
@@ -54,7 +55,15 @@ export function summaryOf(record: RunRecord, problem: string): RunRecord {
 
 export async function storeRun(importBundle: ImportBundle, record: RunRecord, runDir: string): Promise<StoredRun> {
   try {
-    await store(importBundle, record, runDir);
+    try {
+      await store(importBundle, record, runDir);
+    } catch (error) {
+      // Refused against its base (the studio's snapshot of the repository was rebuilt since, or it
+      // reads version 3 at most): the same run with full manifests. Not when the studio could not
+      // be reached: that would only wait out its retries once more.
+      if (!record.base || (error instanceof AppError && error.code === "UNAVAILABLE")) throw error;
+      await store(importBundle, { ...record, base: null }, runDir);
+    }
     return { status: record.manifest.status, kept: "whole" };
   } catch (error) {
     const problem = error instanceof Error ? error.message : String(error);

@@ -118,7 +118,8 @@ async function applyOverlay(dir: string, overlay: Map<string, WorkspaceFile | nu
   }
 }
 
-function withOverlay(base: WorkspaceFiles, overlay: Map<string, WorkspaceFile | null>): WorkspaceFiles {
+/** The files a run's workspace starts with: the base with the overlay applied, as they read back from disk. */
+export function withOverlay(base: WorkspaceFiles, overlay: Map<string, WorkspaceFile | null>): WorkspaceFiles {
   const files = new Map(base);
   for (const [rel, file] of overlay) {
     // A setup path replaces whatever was there, a whole folder included.
