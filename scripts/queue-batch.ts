@@ -88,12 +88,15 @@ export async function followQueuedBatch<D extends { batch: string }>(options: Fo
     }
     options.onQueued?.(batch, fresh.length, alreadyQueued);
 
+    // The state first, then the job: a job read while active and found completed a moment later
+    // has no return value yet (2 of 60 one-run jobs were lost to that order in a test).
     async function settleIfFinal(jobId: string, reason?: string) {
+      const state = await queue.getJobState(jobId);
+      if (state !== "completed" && state !== "failed" && state !== "unknown") return;
       const job = await Job.fromId(queue, jobId);
-      const state = job ? await job.getState() : "missing";
-      if (state === "completed") onCompleted(jobId, job!.returnvalue);
-      else if (state === "failed") onFailed(jobId, reason ?? job!.failedReason ?? "failed");
-      else if (state === "missing") onFailed(jobId, "the job left the queue without a result");
+      if (!job) onFailed(jobId, "the job left the queue without a result");
+      else if (state === "completed") onCompleted(jobId, job.returnvalue);
+      else if (state === "failed") onFailed(jobId, reason ?? job.failedReason ?? "failed");
     }
 
     let cancelled = false;
