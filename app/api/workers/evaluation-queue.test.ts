@@ -16,6 +16,9 @@ import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { redisConnection } from "@/lib/remote/run-queue";
 import { freePort } from "@/lib/util/free-port";
 import { main as evaluate } from "@/scripts/evaluate";
+import { evaluateQueued } from "@/scripts/evaluate-queue";
+import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
+import { JudgeRowSchema } from "@/lib/remote/evaluation-queue";
 import { evaluationWorkers } from "@/scripts/queue-evaluator";
 import { serveWorkersApi, workersApiClient } from "./workers-api.fixture";
 
@@ -139,4 +142,28 @@ describe.skipIf(!hasRedis)("evaluate --queue with two workers (Redis on a free l
       count("SELECT count(*) AS n FROM verdicts v JOIN judges j ON j.id = v.judge_id WHERE j.model = 'mock-gemini'"),
     ).toBe(RUNS * 4);
   }, 180_000);
+
+  it("cancels: a batch stopped at once has its waiting jobs removed and stores nothing", async () => {
+    const runIds = studio.$client
+      .prepare("SELECT id FROM runs ORDER BY id")
+      .all()
+      .map((r) => (r as { id: string }).id);
+    const before = studio.$client.prepare("SELECT run_id, metric, judge_id, created_at FROM verdicts").all();
+    const stop = new AbortController();
+    stop.abort("SIGTERM");
+    const outcomes = await evaluateQueued({
+      url,
+      judge: { kind: "rule" },
+      rows: METRIC_IDS.map((metric) => JudgeRowSchema.parse({ metric, identity: RULE_JUDGE })),
+      runIds,
+      force: true,
+      signal: stop.signal,
+    });
+    // A worker may have taken a job before the cancel key was set; judged again, its verdicts are
+    // posted as they are stored ("unchanged"). Nothing is written either way.
+    expect(outcomes.cancelled).toBeGreaterThan(0);
+    expect(outcomes.cancelled + outcomes.unchanged).toBe(RUNS);
+    expect(outcomes.stored).toBe(0);
+    expect(studio.$client.prepare("SELECT run_id, metric, judge_id, created_at FROM verdicts").all()).toEqual(before);
+  }, 120_000);
 });
