@@ -6,8 +6,20 @@
  * machines judge them and post the verdicts to the studio. This process follows the batch
  * (queue-batch.ts) and reports each run as its job ends, so the progress line is the local one.
  */
+import { createDb, databasePathFromEnv } from "@/db/client";
+import { runsToEvaluate } from "@/db/queries/evaluation";
+import { ensureJudge } from "@/db/queries/verdicts";
+import { createProgress } from "@/lib/cli/progress";
+import type { CliIo } from "@/lib/cli/run-cli";
+import { loadEnv } from "@/lib/config/env";
+import { ruleRunJudge } from "@/lib/judge/evaluate-runs";
+import type { JudgeDefinition } from "@/lib/judge/llm/judge-definitions";
+import { llmJudgeRows } from "@/lib/judge/llm/llm-run-judge";
+import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
+import { onStopSignals, signalExitCode } from "@/lib/process/signals";
 import {
   EVAL_JOB_OPTIONS,
+  JudgeRowSchema,
   EvalJobResultSchema,
   evalJobId,
   evalQueueOf,
@@ -17,6 +29,93 @@ import {
   type JudgeRow,
 } from "@/lib/remote/evaluation-queue";
 import { followQueuedBatch } from "./queue-batch";
+
+/**
+ * The runs lacking the judge's verdicts, chosen as a local evaluation chooses them, judged by
+ * worker machines (evaluateQueued below); the same progress line and summary as a local evaluation.
+ * No model is opened here: the workers hold the keys.
+ */
+export async function evaluateOnQueue(
+  args: {
+    url: string;
+    /** The LLM judge (with --model and --base-url applied), or null for the rule judge. */
+    definition: JudgeDefinition | null;
+    mock: boolean;
+    runs?: string;
+    force: boolean;
+    json: boolean;
+  },
+  io: CliIo,
+): Promise<number> {
+  const { url, definition } = args;
+  const env = loadEnv(io.env);
+  const db = createDb(databasePathFromEnv(io.env));
+  const stop = new AbortController();
+  const dispose = onStopSignals((signal) => stop.abort(signal));
+  try {
+    const judge: EvalJudge = definition ? { kind: "llm", definition, mock: args.mock } : { kind: "rule" };
+    const rows = definition
+      ? llmJudgeRows(definition, args.mock)
+      : [...ruleRunJudge(0, { hasArtifact: () => false }).judgeIdByMetric.keys()].map((metric) => ({
+          metric,
+          identity: RULE_JUDGE,
+        }));
+    const judgeRows = rows.map((row) => JudgeRowSchema.parse(row));
+    const judgeIdByMetric = new Map(judgeRows.map((row) => [row.metric, ensureJudge(db, row.identity)]));
+    const pending = runsToEvaluate(db, judgeIdByMetric, { pattern: args.runs, force: args.force });
+    const label = definition ? `${definition.id} judge (${judgeRows[0]!.identity.model})` : "rule judge";
+    const progress = createProgress("evaluate", pending.length, io.stderr);
+    const started = Date.now();
+    const result = await evaluateQueued({
+      url,
+      judge,
+      rows: judgeRows,
+      runIds: pending,
+      force: args.force,
+      rateLimit: definition ? env.STUDIO_QUEUE_RATE_LIMITS?.get(definition.provider) : undefined,
+      signal: stop.signal,
+      onQueued: (batch, jobs, following) =>
+        io.stderr.write(
+          `batch ${batch}: ${pending.length} run(s) in ${jobs} job(s) queued on ${url}, ${following} job(s) already on the queue\n`,
+        ),
+      onRun: (runId, error) => {
+        if (error) io.stderr.write(`error: run ${runId}: ${error}\n`);
+        progress.tick(error !== undefined);
+      },
+    });
+    if (pending.length > 0) progress.finish();
+    const seconds = (Date.now() - started) / 1000;
+    const failed = result.failures.length + result.cancelled;
+    const summary = {
+      judge: label,
+      evaluated: pending.length - failed,
+      failed,
+      violations: Object.fromEntries(result.violations),
+      usage: null,
+      seconds,
+      queued: {
+        stored: result.stored,
+        unchanged: result.unchanged,
+        already: result.already,
+        cancelled: result.cancelled,
+      },
+    };
+    if (args.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+    else {
+      io.stdout.write(
+        `${summary.evaluated} queued run(s) evaluated by the ${label}: ${result.stored} stored, ${result.unchanged} already stored as posted, ` +
+          `${result.already} judged meanwhile elsewhere, ${result.failures.length} failed, ${result.cancelled} cancelled, in ${seconds.toFixed(1)}s\n`,
+      );
+      for (const [metric, n] of [...result.violations].sort())
+        io.stdout.write(`  ${metric.padEnd(24)} ${n} violated\n`);
+    }
+    const reason = stop.signal.reason as NodeJS.Signals | undefined;
+    return stop.signal.aborted && reason ? signalExitCode(reason) : failed > 0 ? 1 : 0;
+  } finally {
+    dispose();
+    db.$client.close();
+  }
+}
 
 export interface QueuedEvaluation {
   url: string;

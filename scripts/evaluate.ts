@@ -28,10 +28,8 @@ import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 import { checkRuns, passAt1 } from "@/lib/task-check/check-runs";
 import { DEFAULT_TASK_CHECK_TIMEOUT_MS } from "@/lib/task-check/schema";
 import { evaluateRunsInWorkers } from "./evaluate-workers";
-import { evaluateQueued } from "./evaluate-queue";
-import { llmJudgeRows, llmRunJudge } from "@/lib/judge/llm/llm-run-judge";
-import { onStopSignals, signalExitCode } from "@/lib/process/signals";
-import { JudgeRowSchema, type EvalJudge } from "@/lib/remote/evaluation-queue";
+import { evaluateOnQueue } from "./evaluate-queue";
+import { llmRunJudge } from "@/lib/judge/llm/llm-run-judge";
 
 /** The options that choose a judge, shared by evaluate and judge-check. */
 export const withJudgeOptions = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
@@ -205,7 +203,18 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   // Task checks stay on the studio even with STUDIO_QUEUE_URL: they run tests in its sandbox.
   if (args.taskChecks) return checkTasks(args, io);
   const queueUrl = args.queue ?? loadEnv(io.env).STUDIO_QUEUE_URL;
-  if (queueUrl) return evaluateOnQueue(args, queueUrl, io);
+  if (queueUrl)
+    return evaluateOnQueue(
+      {
+        url: queueUrl,
+        definition: args.judge === "rule" ? null : judgeDefinition(args, io),
+        mock: args.mock === true,
+        runs: args.runs,
+        force: args.force === true,
+        json: args.json === true,
+      },
+      io,
+    );
   const db = createDb(databasePathFromEnv(io.env));
   const store = evaluationStore(db);
   const active = await openRunJudge(db, args, io);
@@ -250,82 +259,6 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return summary.failed > 0 ? 1 : 0;
   } finally {
     await active.close();
-    db.$client.close();
-  }
-}
-
-/**
- * The runs lacking the judge's verdicts, chosen as a local evaluation chooses them, judged by
- * worker machines (evaluate-queue.ts); the same progress line and summary as a local evaluation.
- * No model is opened here: the workers hold the keys.
- */
-async function evaluateOnQueue(args: Options, url: string, io: CliIo): Promise<number> {
-  const env = loadEnv(io.env);
-  const db = createDb(databasePathFromEnv(io.env));
-  const stop = new AbortController();
-  const dispose = onStopSignals((signal) => stop.abort(signal));
-  try {
-    const definition = args.judge === "rule" ? null : judgeDefinition(args, io);
-    const judge: EvalJudge = definition ? { kind: "llm", definition, mock: args.mock === true } : { kind: "rule" };
-    const rows = definition
-      ? llmJudgeRows(definition, args.mock === true)
-      : [...ruleRunJudge(0, { hasArtifact: () => false }).judgeIdByMetric.keys()].map((metric) => ({
-          metric,
-          identity: RULE_JUDGE,
-        }));
-    const judgeRows = rows.map((row) => JudgeRowSchema.parse(row));
-    const judgeIdByMetric = new Map(judgeRows.map((row) => [row.metric, ensureJudge(db, row.identity)]));
-    const pending = runsToEvaluate(db, judgeIdByMetric, { pattern: args.runs, force: args.force });
-    const label = definition ? `${definition.id} judge (${judgeRows[0]!.identity.model})` : "rule judge";
-    const progress = createProgress("evaluate", pending.length, io.stderr);
-    const started = Date.now();
-    const result = await evaluateQueued({
-      url,
-      judge,
-      rows: judgeRows,
-      runIds: pending,
-      force: args.force === true,
-      rateLimit: definition ? env.STUDIO_QUEUE_RATE_LIMITS?.get(definition.provider) : undefined,
-      signal: stop.signal,
-      onQueued: (batch, jobs, following) =>
-        io.stderr.write(
-          `batch ${batch}: ${pending.length} run(s) in ${jobs} job(s) queued on ${url}, ${following} job(s) already on the queue\n`,
-        ),
-      onRun: (runId, error) => {
-        if (error) io.stderr.write(`error: run ${runId}: ${error}\n`);
-        progress.tick(error !== undefined);
-      },
-    });
-    if (pending.length > 0) progress.finish();
-    const seconds = (Date.now() - started) / 1000;
-    const failed = result.failures.length + result.cancelled;
-    const summary = {
-      judge: label,
-      evaluated: pending.length - failed,
-      failed,
-      violations: Object.fromEntries(result.violations),
-      usage: null,
-      seconds,
-      queued: {
-        stored: result.stored,
-        unchanged: result.unchanged,
-        already: result.already,
-        cancelled: result.cancelled,
-      },
-    };
-    if (args.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
-    else {
-      io.stdout.write(
-        `${summary.evaluated} queued run(s) evaluated by the ${label}: ${result.stored} stored, ${result.unchanged} already stored as posted, ` +
-          `${result.already} judged meanwhile elsewhere, ${result.failures.length} failed, ${result.cancelled} cancelled, in ${seconds.toFixed(1)}s\n`,
-      );
-      for (const [metric, n] of [...result.violations].sort())
-        io.stdout.write(`  ${metric.padEnd(24)} ${n} violated\n`);
-    }
-    const reason = stop.signal.reason as NodeJS.Signals | undefined;
-    return stop.signal.aborted && reason ? signalExitCode(reason) : failed > 0 ? 1 : 0;
-  } finally {
-    dispose();
     db.$client.close();
   }
 }
