@@ -1,4 +1,3 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,7 +13,7 @@ import { progressOf } from "@/lib/jobs/schema";
 import { createMemoryResponseCache } from "@/lib/llm/response-cache.fixture";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { redisConnection } from "@/lib/remote/run-queue";
-import { freePort } from "@/lib/util/free-port";
+import { hasRedisServer, startRedis } from "@/lib/test-support/redis.fixture";
 import { main as evaluate } from "@/scripts/evaluate";
 import { evaluateQueued } from "@/scripts/evaluate-queue";
 import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
@@ -22,13 +21,12 @@ import { JudgeRowSchema } from "@/lib/remote/evaluation-queue";
 import { evaluationWorkers } from "@/scripts/queue-evaluator";
 import { serveWorkersApi, workersApiClient } from "./workers-api.fixture";
 
-const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
 /** Three rule-judge jobs of 25 runs: enough for both workers to take some. */
 const RUNS = 60;
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "evaluation-queue-"));
 const dbPath = path.join(work, "studio.db");
-let redisServer: ChildProcess | null = null;
+let redisServer: Awaited<ReturnType<typeof startRedis>> | null = null;
 let url = "";
 let studio: Db;
 const workers: ReturnType<typeof evaluationWorkers>[] = [];
@@ -36,22 +34,9 @@ const redises: Redis[] = [];
 const said: string[][] = [];
 
 beforeAll(async () => {
-  if (!hasRedis) return;
-  const port = await freePort();
-  url = `redis://127.0.0.1:${port}`;
-  redisServer = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", work],
-    { stdio: ["ignore", "pipe", "ignore"] },
-  );
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    redisServer!.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Ready to accept connections")) resolve();
-    });
-    redisServer!.once("exit", () => reject(new Error(`redis-server exited: ${output}`)));
-  });
+  if (!hasRedisServer) return;
+  redisServer = await startRedis(work);
+  url = redisServer.url;
 
   studio = createDb(dbPath);
   for (let i = 0; i < RUNS; i++)
@@ -89,14 +74,14 @@ afterAll(async () => {
     await started.close();
   }
   for (const redis of redises) redis.disconnect();
-  redisServer?.kill("SIGTERM");
+  redisServer?.stop();
   studio?.$client.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
 const count = (sql: string) => (studio.$client.prepare(sql).get() as { n: number }).n;
 
-describe.skipIf(!hasRedis)("evaluate --queue with two workers (Redis on a free loopback port)", () => {
+describe.skipIf(!hasRedisServer)("evaluate --queue with two workers (Redis on a free loopback port)", () => {
   it("judges every run once with the rule judge, with the progress line the Jobs page reads", async () => {
     const cli = captureIo({ NODE_ENV: "test", STUDIO_DB: dbPath });
     const code = await evaluate(["--queue", url, "--json"], cli.io);
