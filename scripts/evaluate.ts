@@ -202,7 +202,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     throw new AppError("INVALID_INPUT", "--task-checks run on this machine: --queue goes with judging");
   // Task checks stay on the studio even with STUDIO_QUEUE_URL: they run tests in its sandbox.
   if (args.taskChecks) return checkTasks(args, io);
-  const queueUrl = args.queue ?? loadEnv(io.env).STUDIO_QUEUE_URL;
+  // The environment is read only when it names a queue: without one, evaluate runs as it always has.
+  const queueUrl = args.queue ?? (io.env.STUDIO_QUEUE_URL ? loadEnv(io.env).STUDIO_QUEUE_URL : undefined);
   if (queueUrl)
     return evaluateOnQueue(
       {
