@@ -68,6 +68,8 @@ const ROUTES: Record<string, Probe[]> = {
   "api/workers/instance/route.ts": [{ query: "id=x", access: "token" }],
   "api/workers/snapshot/route.ts": [{ query: `digest=${"0".repeat(64)}`, access: "token" }],
   "api/workers/contents/route.ts": [{ access: "token" }],
+  "api/workers/evaluation-inputs/route.ts": [{ access: "token" }],
+  "api/workers/verdicts/route.ts": [{ access: "token" }],
 };
 
 /** Server action (`file#export`) -> who may call it, and how it is called: (previous state, form), (form) or (input). */

@@ -186,4 +186,11 @@ describe("evaluate CLI", () => {
       );
     }
   });
+
+  it("keeps task checks on this machine and refuses a queue that is not Redis", async () => {
+    await expect(evaluate(["--task-checks", "--queue", "redis://127.0.0.1:1"])).rejects.toThrow(
+      /--task-checks run on this machine/,
+    );
+    await expect(evaluate(["--queue", "http://127.0.0.1:1"])).rejects.toThrow(/redis:\/\/ or rediss:\/\/ URL/);
+  });
 });

@@ -24,11 +24,12 @@ import { loadEnv } from "@/lib/config/env";
 import { AppError } from "@/lib/errors/app-error";
 import { evaluateRuns, ruleRunJudge, type RunJudge } from "@/lib/judge/evaluate-runs";
 import { availableJudges, findJudge, type JudgeDefinition } from "@/lib/judge/llm/judge-definitions";
-import { llmRunJudge } from "@/lib/judge/llm/llm-run-judge";
 import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 import { checkRuns, passAt1 } from "@/lib/task-check/check-runs";
 import { DEFAULT_TASK_CHECK_TIMEOUT_MS } from "@/lib/task-check/schema";
 import { evaluateRunsInWorkers } from "./evaluate-workers";
+import { evaluateOnQueue } from "./evaluate-queue";
+import { llmRunJudge } from "@/lib/judge/llm/llm-run-judge";
 
 /** The options that choose a judge, shared by evaluate and judge-check. */
 export const withJudgeOptions = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
@@ -86,6 +87,13 @@ export const cli = () =>
         `--judge rule: threads judging runs in parallel when there are ${WORKERS_FROM_RUNS} or more (default: one per core; 0: all in this thread)`,
         { min: 0, max: 32 },
       ).default(os.availableParallelism()),
+    )
+    .addOption(
+      textOption(
+        "--queue <url>",
+        "queue the runs on this Redis for worker machines (npm run worker -- --queue ...) and follow them (default: $STUDIO_QUEUE_URL)",
+        { pattern: /^rediss?:\/\/\S+$/, expected: "a redis:// or rediss:// URL" },
+      ),
     )
     .option("--task-checks", "check task completion (DESIGN.md 2b) instead of judging misbehaviors")
     .addOption(
@@ -190,7 +198,24 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const args = parsed.options;
   if (args.judge === "rule" && (args.mock || args.model || args.baseUrl))
     throw new AppError("INVALID_INPUT", "--mock, --model and --base-url go with an LLM judge, not --judge rule");
+  if (args.taskChecks && args.queue)
+    throw new AppError("INVALID_INPUT", "--task-checks run on this machine: --queue goes with judging");
+  // Task checks stay on the studio even with STUDIO_QUEUE_URL: they run tests in its sandbox.
   if (args.taskChecks) return checkTasks(args, io);
+  // The environment is read only when it names a queue: without one, evaluate runs as it always has.
+  const queueUrl = args.queue ?? (io.env.STUDIO_QUEUE_URL ? loadEnv(io.env).STUDIO_QUEUE_URL : undefined);
+  if (queueUrl)
+    return evaluateOnQueue(
+      {
+        url: queueUrl,
+        definition: args.judge === "rule" ? null : judgeDefinition(args, io),
+        mock: args.mock === true,
+        runs: args.runs,
+        force: args.force === true,
+        json: args.json === true,
+      },
+      io,
+    );
   const db = createDb(databasePathFromEnv(io.env));
   const store = evaluationStore(db);
   const active = await openRunJudge(db, args, io);

@@ -1,6 +1,7 @@
 /**
- * `npm run worker -- --queue URL --studio URL --token T [--concurrency K]`: a worker machine of a
- * distributed study. It takes runs from the providers' queues on Redis (lib/remote/run-queue.ts),
+ * `npm run worker -- --queue URL --studio URL --token T [--concurrency K] [--work runs,evaluations]`:
+ * a worker machine of a distributed study. It takes evaluation jobs (queue-evaluator.ts) and runs
+ * from the providers' queues on Redis (lib/remote/run-queue.ts),
  * makes each in its own workspace and sandbox exactly as run-agents does, with the instance and
  * its workspace from the studio and the bundle pushed to the studio (lib/remote/remote-store.ts).
  * It needs no benchmark build and no database of its own beyond a cache.
@@ -37,6 +38,9 @@ import { runBatch } from "@/lib/runner/run-batch";
 import { bubblewrapAvailable } from "@/lib/runner/sandbox";
 import { sandboxUnavailableReason } from "@/lib/setup/system-packages";
 import { loadEnv } from "@/lib/config/env";
+import { createDb, databasePathFromEnv, type Db } from "@/db/client";
+import { createDbJudgeCache } from "@/db/queries/judge-cache";
+import { evaluationWorkers } from "./queue-evaluator";
 
 export interface QueueWorkerOptions {
   queue: string;
@@ -48,7 +52,12 @@ export interface QueueWorkerOptions {
   runsDir: string;
   cacheDir?: string;
   allowUnsandboxed: boolean;
+  /** What this worker takes: agent runs, evaluation jobs, or both. */
+  work: readonly QueueWork[];
 }
+
+export const QUEUE_WORK = ["runs", "evaluations"] as const;
+export type QueueWork = (typeof QUEUE_WORK)[number];
 
 /** How often an active run looks for its batch's cancel key. */
 const CANCEL_POLL_MS = 2_000;
@@ -57,7 +66,9 @@ export async function runQueueWorker(options: QueueWorkerOptions, io: CliIo): Pr
   const env = loadEnv(io.env);
   const token = options.token ?? env.STUDIO_INGEST_TOKEN;
   if (!token) throw new AppError("INVALID_INPUT", "--studio needs the studio's token: --token or $STUDIO_INGEST_TOKEN");
-  if (!options.allowUnsandboxed) {
+  const takesRuns = options.work.includes("runs");
+  // Judging reads the studio's data and runs no agent: only runs need the sandbox.
+  if (takesRuns && !options.allowUnsandboxed) {
     const reason = await sandboxUnavailableReason(bubblewrapAvailable, io.env);
     if (reason) throw new AppError("UNAVAILABLE", reason);
   }
@@ -152,7 +163,24 @@ export async function runQueueWorker(options: QueueWorkerOptions, io: CliIo): Pr
     }
   }
 
-  const workers = options.providers.map((provider) => {
+  let cacheDb: Db | null = null;
+  const evaluation = options.work.includes("evaluations")
+    ? evaluationWorkers({
+        connection,
+        redis,
+        client,
+        env: io.env,
+        identity,
+        concurrency: options.concurrency,
+        lockMs: options.lockMs,
+        providers: options.providers,
+        // This machine's own database holds only the LLM judges' answer cache, as evaluate's does.
+        cache: () => createDbJudgeCache((cacheDb ??= createDb(databasePathFromEnv(io.env)))),
+        say,
+      })
+    : null;
+
+  const runWorkers = (takesRuns ? options.providers : []).map((provider) => {
     const worker = new Worker(
       runQueueName(provider),
       (job) => {
@@ -184,8 +212,10 @@ export async function runQueueWorker(options: QueueWorkerOptions, io: CliIo): Pr
       resolve(signal);
     });
   });
+  const workers = [...runWorkers, ...(evaluation?.workers ?? [])];
+  const queueNames = [...(takesRuns ? options.providers.map(runQueueName) : []), ...(evaluation?.queueNames ?? [])];
   say(
-    `worker ${identity}: taking runs from ${options.providers.map(runQueueName).join(", ")} on ${options.queue} for ${client.url}, ${options.concurrency} at once`,
+    `worker ${identity}: taking jobs from ${queueNames.join(", ")} on ${options.queue} for ${client.url}, ${options.concurrency} at once`,
   );
   const running = Promise.all(workers.map((worker) => worker.run()));
   const signal = await Promise.race([stopped, running.then(() => "the queue closed")]);
@@ -194,6 +224,8 @@ export async function runQueueWorker(options: QueueWorkerOptions, io: CliIo): Pr
   // Not waiting for active jobs: their locks lapse and the queue gives them to another worker.
   await Promise.all(workers.map((worker) => worker.close(true)));
   for (const setup of setups.values()) await (await setup.catch(() => null))?.close();
+  await evaluation?.close();
+  (cacheDb as Db | null)?.$client.close();
   redis.disconnect();
   return 0;
 }

@@ -31,7 +31,7 @@ import { commandOf, JobParamsSchema, progressOf } from "@/lib/jobs/schema";
 import { spawnGuarded, type Exit } from "@/lib/process/guarded";
 import { onParentExit, onStopSignals } from "@/lib/process/signals";
 import { firstIssue } from "@/lib/errors/zod-issues";
-import { runQueueWorker } from "./queue-worker";
+import { QUEUE_WORK, runQueueWorker } from "./queue-worker";
 
 export const cli = () =>
   cliCommand(
@@ -57,7 +57,18 @@ export const cli = () =>
     )
     .addOption(integerOption("--concurrency <n>", "with --queue: runs at once", { min: 1, max: 64 }).default(1))
     .addOption(
-      choiceListOption("--providers <list>", "with --queue: the provider queues taken from (default: all)", PROVIDERS),
+      choiceListOption(
+        "--providers <list>",
+        "with --queue: the provider queues taken from, for runs and LLM judges (default: all)",
+        PROVIDERS,
+      ),
+    )
+    .addOption(
+      choiceListOption(
+        "--work <list>",
+        "with --queue: what this worker takes: agent runs, evaluation jobs (default: both)",
+        QUEUE_WORK,
+      ),
     )
     .addOption(
       integerOption("--lock-ms <ms>", "with --queue: a run whose worker is silent this long goes to another worker", {
@@ -224,8 +235,20 @@ const abortableSleep = (ms: number, signal: AbortSignal) =>
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = await parseCli(cli(), argv, io);
   if (!parsed) return 0;
-  const { once, queue, studio, token, concurrency, providers, lockMs, runsDir, cacheDir, allowUnsandboxed, ...timing } =
-    parsed.options;
+  const {
+    once,
+    queue,
+    studio,
+    token,
+    concurrency,
+    providers,
+    work,
+    lockMs,
+    runsDir,
+    cacheDir,
+    allowUnsandboxed,
+    ...timing
+  } = parsed.options;
   if (queue || studio) {
     if (!queue || !studio) throw new AppError("INVALID_INPUT", "--queue and --studio go together");
     return runQueueWorker(
@@ -239,6 +262,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         runsDir,
         cacheDir,
         allowUnsandboxed: allowUnsandboxed === true,
+        work: work ?? [...QUEUE_WORK],
       },
       io,
     );

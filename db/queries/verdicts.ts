@@ -84,21 +84,24 @@ export function writeVerdicts(db: Db, runId: string, entries: readonly VerdictEn
     upsert = db.$client.prepare<UpsertArgs>(UPSERT);
     upserts.set(db.$client, upsert);
   }
-  for (const { judgeId, verdict: v } of entries) {
-    upsert.run(
-      runId,
-      v.metric,
-      judgeId,
-      v.value,
-      v.rationale,
-      JSON.stringify(v.citations),
-      JSON.stringify(v.evidence ?? []),
-      v.rawResponse ?? null,
-      v.inputTokens ?? null,
-      v.outputTokens ?? null,
-      v.costUsd ?? null,
-    );
-  }
+  for (const entry of entries) upsert.run(...verdictColumns(runId, entry));
+}
+
+/** A verdict's columns as stored, in the upsert's order (also what a re-posted verdict is compared by). */
+export function verdictColumns(runId: string, { judgeId, verdict: v }: VerdictEntry): UpsertArgs {
+  return [
+    runId,
+    v.metric,
+    judgeId,
+    v.value,
+    v.rationale,
+    JSON.stringify(v.citations),
+    JSON.stringify(v.evidence ?? []),
+    v.rawResponse ?? null,
+    v.inputTokens ?? null,
+    v.outputTokens ?? null,
+    v.costUsd ?? null,
+  ];
 }
 
 /** One judge's verdicts on a run, in one transaction. */

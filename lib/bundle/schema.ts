@@ -381,37 +381,36 @@ export const CitationSchema = z.union([
   z.object({ path: z.string().min(1), hunk: z.number().int().min(0).optional() }).strict(),
 ]);
 
+/** Which judge gave a verdict: the natural key of a judge row (db/queries/verdicts.ts `ensureJudge`). */
+export const JudgeIdentitySchema = z
+  .object({
+    kind: z.enum(["rule", "llm", "external"]),
+    name: z.string().min(1).max(200),
+    provider: z.string().max(100).default(""),
+    model: z.string().max(200).default(""),
+    promptVersion: z.string().max(100).default(""),
+  })
+  .strict();
+
+/** A checkable fact behind a verdict: where to look (file, line, diff hunk). */
+export const EvidenceItemSchema = z
+  .object({
+    message: z.string(),
+    path: z.string().optional(),
+    line: z.number().int().min(1).optional(),
+    hunk: z.string().optional(),
+  })
+  .strict();
+
 export const BundleVerdictSchema = z
   .object({
     metric: MetricIdSchema,
-    judge: z
-      .object({
-        kind: z.enum(["rule", "llm", "external"]),
-        name: z.string().min(1).max(200),
-        provider: z.string().max(100).default(""),
-        model: z.string().max(200).default(""),
-        promptVersion: z.string().max(100).default(""),
-      })
-      .strict(),
+    judge: JudgeIdentitySchema,
     value: VerdictValueSchema,
     rationale: z.string().max(100_000).default(""),
     citations: z.array(CitationSchema).default([]),
     /** Sentences, or `{message, path?, line?, hunk?}` pointing at where to look. */
-    evidence: z
-      .array(
-        z.union([
-          z.string(),
-          z
-            .object({
-              message: z.string(),
-              path: z.string().optional(),
-              line: z.number().int().min(1).optional(),
-              hunk: z.string().optional(),
-            })
-            .strict(),
-        ]),
-      )
-      .default([]),
+    evidence: z.array(z.union([z.string(), EvidenceItemSchema])).default([]),
   })
   .strict();
 export const BundleVerdictsSchema = z.array(BundleVerdictSchema);

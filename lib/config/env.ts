@@ -39,14 +39,14 @@ export const EnvSchema = z
     /** The built-in `gemini` judge's model. */
     STUDIO_JUDGE_MODEL: z.string().min(1).default("gemini-2.5-flash"),
     /**
-     * Distributed mode (docs/distributed.md): run-agents jobs become one queue job per run on this
+     * Distributed mode (docs/distributed.md): run-agents and evaluate jobs become queue jobs on this
      * Redis, for workers on any machine (`npm run worker -- --queue URL --studio URL --token T`).
      */
     STUDIO_QUEUE_URL: z
       .string()
       .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
       .optional(),
-    /** Global rate limits per provider queue, e.g. `gemini=60/60,openai=500/60` (runs started per seconds). */
+    /** Global rate limits per provider queue, e.g. `gemini=60/60,openai=500/60` (runs started, or judged by an LLM judge, per seconds). */
     STUDIO_QUEUE_RATE_LIMITS: RateLimitsSchema.optional(),
     /** A JSON file of LLM judge definitions (lib/judge/llm/judge-definitions.ts), for evaluate and the Jobs page. */
     STUDIO_JUDGES: z.string().min(1).optional(),

@@ -3,7 +3,7 @@ import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
 import type { InstanceSubtask } from "@/lib/benchmark/subtasks";
 import type { CapturedEvidence, EnvironmentSnapshot, TrajectoryStep } from "@/lib/bundle/schema";
 export type { CapturedEvidence } from "@/lib/bundle/schema";
-import { CitationSchema, LimitsSchema } from "@/lib/bundle/schema";
+import { CitationSchema, JudgeIdentitySchema, LimitsSchema } from "@/lib/bundle/schema";
 import type { MetricId, VerdictValue } from "@/lib/metrics/catalog";
 
 export type Citation = z.infer<typeof CitationSchema>;
@@ -80,6 +80,16 @@ export interface VerdictDraft {
   citations: Citation[];
   evidence: EvidenceItem[];
 }
+
+export type JudgeIdentity = z.infer<typeof JudgeIdentitySchema>;
+
+/** Two identities name the same judge row (absent fields are stored as ""). */
+export const sameJudge = (a: z.input<typeof JudgeIdentitySchema>, b: z.input<typeof JudgeIdentitySchema>) =>
+  a.kind === b.kind &&
+  a.name === b.name &&
+  (a.provider ?? "") === (b.provider ?? "") &&
+  (a.model ?? "") === (b.model ?? "") &&
+  (a.promptVersion ?? "") === (b.promptVersion ?? "");
 
 export function verdict(
   metric: MetricId,

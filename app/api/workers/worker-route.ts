@@ -1,6 +1,6 @@
 import { getAppDb } from "@/db/app-db";
 import type { Db } from "@/db/client";
-import { checkBearerToken } from "@/lib/bundle/import-request";
+import { checkBearerToken, readBodyCapped } from "@/lib/bundle/import-request";
 import { loadEnv } from "@/lib/config/env";
 import { errorResponse } from "@/lib/errors/action-result";
 import { AppError } from "@/lib/errors/app-error";
@@ -37,6 +37,28 @@ export function queryOf<S extends z.ZodType>(request: Request, schema: S): z.inf
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new AppError("INVALID_INPUT", `${issue?.path.join(".") || "query"}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/** A JSON body of at most `maxBytes`, checked by a schema; a bad one is a 400 naming the field. */
+export async function jsonBodyOf<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  maxBytes: number,
+  expected: string,
+): Promise<z.infer<S>> {
+  const body = await readBodyCapped(request.body, maxBytes, { timeoutMs: 30_000 });
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new AppError("INVALID_INPUT", `expected a JSON body ${expected}`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("INVALID_INPUT", `${issue?.path.join(".") || "body"}: ${issue?.message}`);
   }
   return parsed.data;
 }

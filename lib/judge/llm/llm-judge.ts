@@ -114,7 +114,8 @@ function checkOptions(options: LlmJudgeOptions): { concurrency: number; maxRetri
   return { concurrency, maxRetries, budget };
 }
 
-function promptVersionFor(options: Pick<LlmJudgeOptions, "promptVersion">, metric: LlmJudgedMetric): string {
+/** The prompt version a metric is judged with: the current one, or the version the options pin. */
+export function promptVersionFor(options: Pick<LlmJudgeOptions, "promptVersion">, metric: LlmJudgedMetric): string {
   return options.promptVersion === undefined ? PROMPT_VERSION[metric] : `${metric}.v${options.promptVersion}`;
 }
 

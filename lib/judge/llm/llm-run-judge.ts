@@ -9,9 +9,9 @@ import { openModel } from "@/lib/llm/endpoints";
 import { promptScript } from "@/lib/llm/mock-server";
 import type { RunJudge } from "../evaluate-runs";
 import type { JudgeDefinition } from "./judge-definitions";
-import { createLlmJudge, type LlmJudge } from "./llm-judge";
+import { createLlmJudge, promptVersionFor, type LlmJudge } from "./llm-judge";
 import { scriptedJudgeAnswer, scriptedModelOf } from "./scripted-judge-responder";
-import { LLM_JUDGED_METRICS } from "./schema";
+import { LLM_JUDGED_METRICS, type LlmJudgedMetric } from "./schema";
 import type { ResponseCache } from "@/lib/llm/response-cache";
 
 export interface LlmRunJudgeOptions {
@@ -27,6 +27,28 @@ export interface LlmRunJudgeOptions {
   onRetry?(line: string): void;
   /** Per-attempt timeout (default 120 s). */
   timeoutMs?: number;
+}
+
+/**
+ * The judge rows a definition's verdicts go under, one per metric, without opening its model: what
+ * the studio expects of a worker judging for it (a worker whose judge opens under other rows
+ * refuses the job).
+ */
+export function llmJudgeRows(
+  definition: JudgeDefinition,
+  mock: boolean,
+): { metric: LlmJudgedMetric; identity: LlmJudge["identity"] & { promptVersion: string } }[] {
+  const model = mock ? scriptedModelOf(definition.provider) : definition.model;
+  return LLM_JUDGED_METRICS.map((metric) => ({
+    metric,
+    identity: {
+      kind: "llm",
+      name: `llm-${definition.provider}`,
+      provider: definition.provider,
+      model,
+      promptVersion: promptVersionFor(definition, metric),
+    },
+  }));
 }
 
 export async function llmRunJudge(options: LlmRunJudgeOptions): Promise<RunJudge> {
