@@ -1,8 +1,8 @@
 /**
  * Bulk writes of runs without the per-row work of the dashboard's insert triggers (migrations
- * 0002, 0006, 0011 and 0013): inside one transaction the insert triggers are dropped, the runs and
+ * 0002, 0006, 0011, 0013 and 0015): inside one transaction the insert triggers are dropped, the runs and
  * verdicts written, the derived rows (run_facts, run_judge_masks, run_search, mask_counts,
- * run_fact_counts) filled for the whole batch by set-based statements that compute what the
+ * metric_counts, run_fact_counts) filled for the whole batch by set-based statements that compute what the
  * triggers would, and the triggers recreated from their stored SQL. The transaction is atomic, so an interrupted batch leaves neither runs
  * without derived rows nor a database without its triggers. bulk-facts.test.ts checks the rows
  * against the triggers'.
@@ -21,6 +21,7 @@ const INSERT_TRIGGERS = [
   "agreement_version_after_verdict_insert",
   // The counts' triggers upsert once per row; the batch adds its counts with one GROUP BY each.
   "mask_counts_after_mask_insert",
+  "metric_counts_after_mask_insert",
   "run_fact_counts_after_fact_insert",
 ];
 
@@ -97,6 +98,20 @@ function fillDerivedRows(db: Db, runIds: string[]): void {
     WHERE true
     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
     ON CONFLICT (judge_id, benchmark_id, family, framework, model, mitigation, violated_mask, decided_mask, task_completed, in_eval_split, subtask_id, agent_config_id) DO UPDATE SET runs = runs + excluded.runs`);
+  // metric_counts_after_mask_insert: per combination, each metric bit the judge decided, and -1.
+  db.run(sql`
+    INSERT INTO metric_counts (judge_id, benchmark_id, family, framework, model, mitigation, bit, in_eval_split, subtask_id, agent_config_id, runs, violated, decided)
+    SELECT m.judge_id, m.benchmark_id, m.family, m.framework, m.model, m.mitigation, mb.bit, m.in_eval_split, m.subtask_id, m.agent_config_id, count(*), sum((m.violated_mask >> mb.bit) & 1), count(*)
+    FROM temp.bulk_runs b JOIN run_judge_masks m ON m.run_id = b.id JOIN metric_bits mb ON (m.decided_mask >> mb.bit) & 1
+    WHERE true
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+    UNION ALL
+    SELECT m.judge_id, m.benchmark_id, m.family, m.framework, m.model, m.mitigation, -1, m.in_eval_split, m.subtask_id, m.agent_config_id, count(*), sum(m.task_completed IS 1), sum(m.task_completed IS NOT NULL)
+    FROM temp.bulk_runs b JOIN run_judge_masks m ON m.run_id = b.id
+    WHERE true
+    GROUP BY 1, 2, 3, 4, 5, 6, 8, 9, 10
+    ON CONFLICT (judge_id, benchmark_id, family, framework, model, mitigation, bit, in_eval_split, subtask_id, agent_config_id)
+    DO UPDATE SET runs = runs + excluded.runs, violated = violated + excluded.violated, decided = decided + excluded.decided`);
   db.run(sql`
     INSERT INTO run_fact_counts (benchmark_id, subtask_id, framework, model, mitigation, status, disagreement, runs)
     SELECT f.benchmark_id, f.subtask_id, f.framework, f.model, f.mitigation, f.status, f.disagreement_mask <> 0, count(*)
