@@ -15,16 +15,16 @@ export interface ConfigOption {
 
 /**
  * Agent configurations with runs the judge scored on the benchmark. Summed per configuration from
- * mask_counts (the judged runs counted per combination by triggers) in one pass over the judge's
- * and benchmark's rows, not counted over every judged run.
+ * metric_counts' run rows (bit -1; the judged runs counted per combination by triggers) in one pass
+ * over the judge's and benchmark's rows, not counted over every judged run.
  */
 export function configOptions(db: Db, benchmarkId: string, judgeId: number): ConfigOption[] {
-  const mc = t.maskCounts;
+  const mc = t.metricCounts;
   const runs = new Map(
     db
       .select({ id: mc.agentConfigId, runs: sql<number>`sum(${mc.runs})`.mapWith(Number) })
       .from(mc)
-      .where(and(eq(mc.judgeId, judgeId), eq(mc.benchmarkId, benchmarkId)))
+      .where(and(eq(mc.judgeId, judgeId), eq(mc.benchmarkId, benchmarkId), eq(mc.bit, -1)))
       .groupBy(mc.agentConfigId)
       .all()
       .map((row) => [row.id, row.runs]),
