@@ -671,6 +671,16 @@ export const runJudgeMasks = sqliteTable(
   ],
 );
 
+/** The key columns the counts of a judge's masks begin with: what the overview groups by. */
+const judgedGroup = () => ({
+  judgeId: integer("judge_id").notNull(),
+  benchmarkId: text("benchmark_id").notNull(),
+  family: text("family").notNull(),
+  framework: text("framework").notNull(),
+  model: text("model").notNull(),
+  mitigation: text("mitigation").$type<Mitigation>().notNull(),
+});
+
 /**
  * How many runs_judge_masks rows share each combination of what the overview groups and filters
  * by (and the configuration, for the compare and ablation menus): the overview sums a few
@@ -680,12 +690,7 @@ export const runJudgeMasks = sqliteTable(
 export const maskCounts = sqliteTable(
   "mask_counts",
   {
-    judgeId: integer("judge_id").notNull(),
-    benchmarkId: text("benchmark_id").notNull(),
-    family: text("family").notNull(),
-    framework: text("framework").notNull(),
-    model: text("model").notNull(),
-    mitigation: text("mitigation").$type<Mitigation>().notNull(),
+    ...judgedGroup(),
     violatedMask: integer("violated_mask").notNull(),
     decidedMask: integer("decided_mask").notNull(),
     /** run_judge_masks.task_completed with -1 for null (unknown): a key column cannot be null. */
@@ -707,6 +712,44 @@ export const maskCounts = sqliteTable(
         t.violatedMask,
         t.decidedMask,
         t.taskCompleted,
+        t.inEvalSplit,
+        t.subtaskId,
+        t.agentConfigId,
+      ],
+    }),
+  ],
+);
+
+/**
+ * The overview's counts per metric: for each combination of what it groups and filters by and each
+ * metric bit, the runs the judge decided the metric on and those it found violated; bit -1 is the
+ * runs themselves (violated: task completed, decided: completion known). Kept by triggers on
+ * run_judge_masks (migration 0015) like mask_counts, whose combinations include both masks and so
+ * grow with the runs (36,000 rows at 650,000 runs); these are bounded by the configurations,
+ * subtasks and metrics. `runs` is how many runs the row counts; a row at 0 is deleted.
+ */
+export const metricCounts = sqliteTable(
+  "metric_counts",
+  {
+    ...judgedGroup(),
+    bit: integer("bit").notNull(),
+    inEvalSplit: integer("in_eval_split", { mode: "boolean" }).notNull(),
+    subtaskId: text("subtask_id").notNull(),
+    agentConfigId: text("agent_config_id").notNull(),
+    runs: integer("runs").notNull(),
+    violated: integer("violated").notNull(),
+    decided: integer("decided").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      columns: [
+        t.judgeId,
+        t.benchmarkId,
+        t.family,
+        t.framework,
+        t.model,
+        t.mitigation,
+        t.bit,
         t.inEvalSplit,
         t.subtaskId,
         t.agentConfigId,

@@ -97,6 +97,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ["runs: one arm + violated File Read", () => runsPage(db, { mitigation: "codekit", metric: "file_read" })],
       ["runs: search 'pip install'", () => runsPage(db, { q: "pip install" })],
       ["runs: search + violated metric", () => runsPage(db, { q: "pytest", metric: "resource_exhaustion" })],
+      ["runs: search + sort by violations", () => runsPage(db, { q: "pytest", sort: "violations" })],
+      [
+        "runs: search + cost asc, page 100",
+        () => runsPage(db, { q: "Traceback", sort: "cost", dir: "asc", offset: 4_950 }),
+      ],
+      ["runs: rare words + one arm", () => runsPage(db, { q: "pip install requests", mitigation: "codekit" })],
       ["run detail", () => getRunDetail(db, someRun)],
     ];
     io.stdout.write(`${runs} runs in ${args.db}; ${args.iterations} iterations per page query (after 3 warm-up)\n\n`);

@@ -5,7 +5,7 @@ import { requireReader } from "@/app/session";
 import { resolveDashboardScope } from "@/db/queries/dashboard-scope";
 import { overviewView } from "@/db/queries/dashboard-views";
 import { armOptions } from "@/db/queries/overview";
-import { MetricBarChart } from "@/components/charts/metric-bar-chart";
+import { LazyMetricBarChart } from "@/components/charts/lazy-metric-bar-chart";
 import { FilterBar } from "@/components/dashboard/filter-bar";
 import { armField, benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { ExportLinks } from "@/components/dashboard/export-links";
@@ -106,12 +106,12 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <OverviewTableView key={table.family} table={table} />
           ))}
           <div className="charts">
-            <MetricBarChart
+            <LazyMetricBarChart
               title="Violation rate by framework"
               chart={prepareMetricChart(groups, "framework")}
               fileName="rates-by-framework"
             />
-            <MetricBarChart
+            <LazyMetricBarChart
               title="Violation rate by model"
               chart={prepareMetricChart(groups, "model")}
               fileName="rates-by-model"

@@ -8,6 +8,7 @@ import { runFilterOptions, runsFilterFor, searchRuns } from "@/db/queries/runs";
 import { ExportLinks } from "@/components/dashboard/export-links";
 import { FilterBar } from "@/components/dashboard/filter-bar";
 import { armField, benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
+import { runsTotalText } from "@/lib/dashboard/format";
 import { RunsBrowser } from "@/components/tables/runs-browser";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { CATALOG_SUBTASKS } from "@/lib/benchmark/subtasks";
@@ -37,7 +38,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       </section>
     );
   }
-  const { rows, total } = searchRuns(
+  const { rows, total, searchCap } = searchRuns(
     db,
     runsFilterFor(params, scope, { limit: params.size, offset: (params.page - 1) * params.size }),
   );
@@ -116,7 +117,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         </label>
       </FilterBar>
       <p className="muted" data-testid="runs-total">
-        {total} run{total === 1 ? "" : "s"}
+        {runsTotalText(total, searchCap)}
       </p>
       {total === 0 ? (
         <EmptyState title="No runs match these filters" testId="runs-empty">

@@ -20,12 +20,15 @@ function base(): Db {
   return db;
 }
 
-/** Every derived row, ids included, and what a few searches find. */
+/** Every derived row, ids included, the counts, and what a few searches find. */
 function derived(db: Db) {
   const all = (q: string) => db.$client.prepare(q).all();
   return {
     facts: all("SELECT * FROM run_facts ORDER BY id"),
     masks: all("SELECT * FROM run_judge_masks ORDER BY run_id, judge_id"),
+    maskCounts: all("SELECT * FROM mask_counts ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12"),
+    metricCounts: all("SELECT * FROM metric_counts ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10"),
+    factCounts: all("SELECT * FROM run_fact_counts ORDER BY 1, 2, 3, 4, 5, 6, 7"),
     search: ["pytest", "pip install", "scratch_test", "docstring limit", "Task"].map((q) =>
       all(`SELECT rowid FROM run_search WHERE run_search MATCH '"${q.split(" ").join('" "')}"' ORDER BY rowid`),
     ),

@@ -4,17 +4,64 @@ import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
 import { scaleRun } from "@/lib/dashboard/scale-runs";
 import { verdict } from "@/lib/judge/schema";
-import { metricBit } from "@/lib/metrics/catalog";
+import { METRICS, metricBit } from "@/lib/metrics/catalog";
 import { createDb, type Db } from "../client";
 import { importParsedBundle } from "./run-import";
 import { searchRuns, type RunsFilter } from "./runs";
 import { insertScaleRuns, scaleInstances } from "./synthetic-runs";
 import { saveVerdicts } from "./verdicts";
 
+interface MaskRow {
+  judge_id: number;
+  benchmark_id: string;
+  family: string;
+  framework: string;
+  model: string;
+  mitigation: string;
+  in_eval_split: number;
+  subtask_id: string;
+  agent_config_id: string;
+  violated_mask: number;
+  decided_mask: number;
+  task_completed: number | null;
+}
+type MetricCountRow = MaskRow & { bit: number; runs: number; violated: number; decided: number };
+
+const metricKey = (row: MaskRow, bit: number) =>
+  [
+    row.judge_id,
+    row.benchmark_id,
+    row.family,
+    row.framework,
+    row.model,
+    row.mitigation,
+    bit,
+    row.in_eval_split,
+    row.subtask_id,
+    row.agent_config_id,
+  ].join("|");
+
+/** metric_counts as counted here from the masks: each decided metric's bit, and -1 for the run. */
+function metricCountsOf(masks: MaskRow[]): string[] {
+  const counted = new Map<string, [number, number, number]>();
+  const add = (key: string, violated: boolean, decided: boolean) => {
+    const [runs, v, d] = counted.get(key) ?? [0, 0, 0];
+    counted.set(key, [runs + 1, v + Number(violated), d + Number(decided)]);
+  };
+  for (const row of masks) {
+    add(metricKey(row, -1), row.task_completed === 1, row.task_completed !== null);
+    for (const { bit } of METRICS) {
+      if (row.decided_mask & (1 << bit)) add(metricKey(row, bit), (row.violated_mask & (1 << bit)) !== 0, true);
+    }
+  }
+  return [...counted].map(([key, [runs, v, d]]) => `${key} ${runs} ${v} ${d}`).sort();
+}
+
 /** The counts tables, and what a GROUP BY of the rows they count gives. */
 function counts(db: Db) {
   const all = (q: string) => db.$client.prepare(q).all();
   const masks = `judge_id, benchmark_id, family, framework, model, mitigation, violated_mask, decided_mask, task_completed, in_eval_split, subtask_id, agent_config_id`;
+  const metrics = `judge_id, benchmark_id, family, framework, model, mitigation, bit, in_eval_split, subtask_id, agent_config_id`;
   const facts = `benchmark_id, subtask_id, framework, model, mitigation, status, disagreement`;
   return {
     masks: all(`SELECT ${masks}, runs FROM mask_counts ORDER BY ${masks}`),
@@ -23,6 +70,10 @@ function counts(db: Db) {
         COALESCE(task_completed, -1) AS task_completed, in_eval_split, subtask_id, agent_config_id FROM run_judge_masks)
        GROUP BY ${masks} ORDER BY ${masks}`,
     ),
+    metrics: (all(`SELECT ${metrics}, runs, violated, decided FROM metric_counts`) as MetricCountRow[])
+      .map((row) => `${metricKey(row, row.bit)} ${row.runs} ${row.violated} ${row.decided}`)
+      .sort(),
+    metricsExpected: metricCountsOf(all("SELECT * FROM run_judge_masks") as MaskRow[]),
     facts: all(`SELECT ${facts}, runs FROM run_fact_counts ORDER BY ${facts}`),
     factsExpected: all(
       `SELECT ${facts}, count(*) AS runs FROM (SELECT benchmark_id, subtask_id, framework, model, mitigation, status,
@@ -34,11 +85,12 @@ function counts(db: Db) {
 function expectCounted(db: Db) {
   const got = counts(db);
   expect(got.masks).toEqual(got.masksExpected);
+  expect(got.metrics).toEqual(got.metricsExpected);
   expect(got.facts).toEqual(got.factsExpected);
   return got;
 }
 
-describe("mask_counts and run_fact_counts (the triggers of migration 0013)", () => {
+describe("mask_counts, metric_counts and run_fact_counts (the triggers of migrations 0013 and 0015)", () => {
   it("count the masks and facts through imports, bulk inserts, new verdicts, run and split updates, and deletes", () => {
     const db = createDb(":memory:");
     const ids: string[] = [];
@@ -52,6 +104,7 @@ describe("mask_counts and run_fact_counts (the triggers of migration 0013)", () 
     );
     const seeded = expectCounted(db);
     expect(seeded.masks.length).toBeGreaterThan(20);
+    expect(seeded.metrics.length).toBeGreaterThan(100);
     expect(seeded.facts.length).toBeGreaterThan(10);
 
     // A judge's changed verdict moves its run to another mask combination and may make judges disagree.

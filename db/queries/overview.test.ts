@@ -75,6 +75,22 @@ describe("overview and compare queries", () => {
     const rows = direct();
     expect(rows.length).toBeGreaterThan(50);
     expectGroupsToMatch(groups, rows);
+    const runs = db.$client
+      .prepare(
+        `SELECT family, framework, model, mitigation, count(*) AS runs, sum(task_completed IS 1) AS completed,
+          sum(task_completed IS NOT NULL) AS known FROM run_judge_masks WHERE judge_id = ? GROUP BY 1, 2, 3, 4`,
+      )
+      .all(scope.judgeId!);
+    expect(
+      groups.map((g) => ({
+        family: g.family,
+        framework: g.framework,
+        model: g.model,
+        mitigation: g.mitigation,
+        runs: g.runs,
+        ...g.task,
+      })),
+    ).toEqual(runs);
     // seed:scale's Code-KIT variants are rows of their own beside their plain configuration.
     const smolagents = groups.filter(
       (g) => g.framework === "smolagents" && g.model === "gemini-2.5-flash" && g.family === "code_generation",
@@ -93,7 +109,7 @@ describe("overview and compare queries", () => {
     expect(overviewGroups(db, { ...filter, mitigation: "guard" })).toEqual([]);
   });
 
-  it("reads mask_counts in its key order (no sort), with or without the arm filter", () => {
+  it("reads metric_counts in its key order (no sort), with or without the arm filter", () => {
     const filter = { benchmarkId: "synthetic", judgeId: scope.judgeId!, split: "eval" as const };
     for (const mitigation of [undefined, "codekit" as const]) {
       const query = new SQLiteSyncDialect().sqlToQuery(overviewGroupsQuery({ ...filter, mitigation }));
@@ -101,7 +117,7 @@ describe("overview and compare queries", () => {
         db.$client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]
       ).map((p) => p.detail);
       expect(plan, plan.join("\n")).toEqual([
-        "SEARCH mask_counts USING INDEX sqlite_autoindex_mask_counts_1 (judge_id=? AND benchmark_id=?)",
+        "SEARCH metric_counts USING INDEX sqlite_autoindex_metric_counts_1 (judge_id=? AND benchmark_id=?)",
       ]);
     }
   });
@@ -121,5 +137,28 @@ describe("overview and compare queries", () => {
     });
     expect(pairs.length).toBeGreaterThan(0);
     expect(new Set(pairs.map((p) => p.instanceId)).size).toBe(pairs.length);
+    // Each side is the configuration's latest judged run on the instance, its masks beside it;
+    // the instances are those both configurations ran.
+    const latest = (config: string) =>
+      new Map(
+        db.$client
+          .prepare<[number, string], { instance_id: string; run_id: string; violated_mask: number }>(
+            `SELECT instance_id, run_id, violated_mask FROM run_judge_masks m WHERE judge_id = ? AND agent_config_id = ?
+              AND started_at = (SELECT max(started_at) FROM run_judge_masks WHERE judge_id = m.judge_id
+                AND agent_config_id = m.agent_config_id AND instance_id = m.instance_id)`,
+          )
+          .all(scope.judgeId!, config)
+          .map((row) => [row.instance_id, row]),
+      );
+    const [a, b] = [latest(configs[0]!.id), latest(configs[1]!.id)];
+    expect(pairs.map((p) => [p.instanceId, p.runA, p.violatedA, p.runB, p.violatedB])).toEqual(
+      [...a.keys()]
+        .filter((instance) => b.has(instance))
+        .sort()
+        .map((instance) => {
+          const [x, y] = [a.get(instance)!, b.get(instance)!];
+          return [instance, x.run_id, x.violated_mask, y.run_id, y.violated_mask];
+        }),
+    );
   });
 });

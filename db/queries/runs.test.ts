@@ -36,7 +36,7 @@ const v = (metric: "file_read" | "context", value: "violated" | "not_violated") 
 
 describe("searchRuns", () => {
   it("returns an empty page on an empty database", () => {
-    expect(searchRuns(createDb(":memory:"), base)).toEqual({ rows: [], total: 0 });
+    expect(searchRuns(createDb(":memory:"), base)).toEqual({ rows: [], total: 0, searchCap: null });
   });
 
   it("lists runs newest first with their instance and agent configuration, paged", () => {
@@ -109,6 +109,30 @@ describe("searchRuns", () => {
     expect(searchRuns(db, { ...base, q: "no-such-word-anywhere" }).total).toBe(0);
     expect(() => searchRuns(db, { ...base, q: 'AND OR "( NEAR' })).not.toThrow();
     expect(searchRuns(db, { ...base, q: "-- ()" }).total).toBe(0);
+  });
+
+  it("searches the newest runs the words match up to the cap, and says so when more match", () => {
+    const db = seeded(6);
+    const ruleId = ensureJudge(db, rule);
+    for (const i of [0, 2, 3, 5]) saveVerdicts(db, id(i), ruleId, [v("file_read", "violated")]);
+    const all = { ...base, q: "mod_0_helper_0", limit: 10 };
+    // Under the cap: every hit, exact.
+    expect(searchRuns(db, { ...all, searchCap: 6 })).toMatchObject({ total: 6, searchCap: null });
+    // Over it: the 4 newest hits (imported last) are sorted, filtered and counted.
+    const capped = searchRuns(db, { ...all, searchCap: 4 });
+    expect(capped).toMatchObject({ total: 4, searchCap: 4 });
+    expect(capped.rows.map((r) => r.id)).toEqual([5, 4, 3, 2].map(id));
+    const byTokens = searchRuns(db, { ...all, searchCap: 4, sort: "tokens", dir: "asc" }).rows.map(
+      (r) => r.totalTokens,
+    );
+    expect(byTokens).toEqual([...byTokens].sort((a, b) => a - b));
+    const violated = searchRuns(db, { ...all, searchCap: 4, judgeId: ruleId, metric: "file_read" });
+    expect(violated).toMatchObject({ total: 3, searchCap: 4 });
+    expect(violated.rows.map((r) => r.id)).toEqual([5, 3, 2].map(id));
+    // The count comes with the page; past the last page it is counted on its own.
+    expect(searchRuns(db, { ...all, searchCap: 4, offset: 10 })).toEqual({ rows: [], total: 4, searchCap: 4 });
+    const pastViolated = { ...all, searchCap: 4, judgeId: ruleId, metric: "file_read" as const, offset: 3 };
+    expect(searchRuns(db, pastViolated)).toEqual({ rows: [], total: 3, searchCap: 4 });
   });
 
   it("offers the frameworks and models that ran", () => {

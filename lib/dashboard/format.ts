@@ -14,3 +14,13 @@ export function formatPValue(p: number): string {
 export function withArm(name: string, arm: Mitigation): string {
   return arm === "none" ? name : `${name} · ${MITIGATION_LABELS[arm]}`;
 }
+
+/**
+ * The runs browser's count: "1 run", "2345 runs"; when the searched words matched more runs than
+ * the search reads (`searchCap`), says the count is of the newest that many and how to see older ones.
+ */
+export function runsTotalText(total: number, searchCap: number | null): string {
+  const runs = `${total} run${total === 1 ? "" : "s"}`;
+  if (searchCap === null) return runs;
+  return `${runs} among the newest ${searchCap.toLocaleString("en-US")} the words match (more match: add words to narrow the search)`;
+}

@@ -48,6 +48,11 @@ export interface RunListRow {
 export interface RunListPage {
   rows: RunListRow[];
   total: number;
+  /**
+   * Set when the searched words match more runs than this: only the newest this many of those
+   * were filtered, sorted and counted. Null: every run the words match was.
+   */
+  searchCap: number | null;
 }
 
 /** One trajectory step as the run page shows it (long texts cut, see `textLength`). */

@@ -60,7 +60,10 @@ function runsRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string
     decided: decidedMask === null ? null : metricsInMask(decidedMask).join(" "),
     judges_disagree_on: metricsInMask(disagreementMask).join(" "),
   }));
-  return { rows, meta: { table: "runs", filter, total: page.total, truncated: page.total > rows.length } };
+  return {
+    rows,
+    meta: { table: "runs", filter, total: page.total, truncated: page.total > rows.length, searchCap: page.searchCap },
+  };
 }
 
 function compareRows(query: SearchParams): { rows: ExportRow[]; meta: Record<string, unknown> } {
