@@ -37,7 +37,7 @@ async function withTree<T>(source: string, read: (tree: Awaited<ReturnType<typeo
   }
 }
 
-const spans = (defs: { qualifiedName: string; startLine: number; defLine: number; endLine: number }[]) =>
+const spans = (defs: readonly { qualifiedName: string; startLine: number; defLine: number; endLine: number }[]) =>
   defs.map((d) => [d.qualifiedName, d.startLine, d.defLine, d.endLine]);
 
 describe("listDefinitions", () => {

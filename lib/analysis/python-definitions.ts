@@ -9,6 +9,7 @@ import { parsePython } from "./python-parser";
 import { recoverDefinitions, type DefinitionOutline } from "./python-recovery";
 import { leadingWhitespace } from "./python-strings";
 import { parseTargetName } from "./target-name";
+import { LruCache } from "@/lib/util/lru-cache";
 
 export type { DefinitionOutline } from "./python-recovery";
 
@@ -195,14 +196,31 @@ export function outlineDefinitions(tree: Tree, source: string): DefinitionOutlin
   }));
 }
 
+/**
+ * Outlines of recently outlined sources, by text: a function-level run's original file is
+ * outlined twice per run (its Code-level and Instruction Following verdicts each merge the answer
+ * into it), and every run of the instance shares it. Frozen: one caller's change would be the next one's.
+ */
+const recentOutlines = new LruCache<readonly DefinitionOutline[]>({ entries: 64, bytes: 32 * 1024 * 1024 });
+
+/** Forgets the outlines (with the report cache: a benchmark's repetitions each start as a fresh process would). */
+export function clearOutlineCache(): void {
+  recentOutlines.clear();
+}
+
 /** Parses `source` and outlines its definitions. */
-export async function outlinePython(source: string): Promise<DefinitionOutline[]> {
+export async function outlinePython(source: string): Promise<readonly DefinitionOutline[]> {
+  const known = recentOutlines.get(source);
+  if (known) return known;
   const tree = await parsePython(source);
+  let outline: readonly DefinitionOutline[];
   try {
-    return outlineDefinitions(tree, source);
+    outline = Object.freeze(outlineDefinitions(tree, source).map((d) => Object.freeze(d)));
   } finally {
     tree.delete();
   }
+  recentOutlines.set(source, outline, 2 * source.length);
+  return outline;
 }
 
 /**

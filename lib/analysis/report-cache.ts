@@ -12,6 +12,7 @@
 import { createHash } from "node:crypto";
 import type { DecodedSource } from "./ast-report";
 import { LruCache, type LruLimits } from "@/lib/util/lru-cache";
+import { clearOutlineCache } from "./python-definitions";
 import { DEFINITION_MEMO_LIMITS, newDefinitionMemo, type DefinitionMemo } from "./report-definitions";
 import type { ParsedSource } from "./python-parser";
 import type { AstReport } from "./schema";
@@ -92,7 +93,8 @@ function deepFreeze<T>(value: T): T {
 /** The process's cache, used by evaluateCodeLevel. */
 export const reportCache = new ReportCache();
 
-/** Empties the process's cache (a benchmark's repetitions each start as a fresh process would). */
+/** Empties the process's cache, and the outlines of python-definitions.ts (a benchmark's repetitions each start as a fresh process would). */
 export function clearReportCache(): void {
   reportCache.clear();
+  clearOutlineCache();
 }
