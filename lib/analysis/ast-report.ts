@@ -3,6 +3,7 @@
  * versions of a file can be compared element by element (lib/analysis/code-metrics.ts), and
  * stored as a run artifact (`reports/ast.json`, `files[path]`). Deterministic and JSON-only.
  */
+import { compiledBaseOf } from "./compile-edit";
 import { compileCheck, type CompileVerdict } from "./cpython-check";
 import type { Tree } from "web-tree-sitter";
 import { parsePython, parsePythonEdited } from "./python-parser";
@@ -162,6 +163,7 @@ export async function analyzeDecoded(decoded: DecodedSource, reuse: Reuse = {}):
     // Kept once nothing here reads it (the cache may delete it at any later await), and only
     // whole: edits are parsed from trees without errors.
     if (cache && keepTreeAs !== null && !hasError) {
+      if (verdict.ok) cache.keepCompiledBase(keepTreeAs, compiledBaseOf(tree, text));
       cache.keepTree(keepTreeAs, { text, tree });
       kept = true;
     }

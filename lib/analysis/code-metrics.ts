@@ -8,7 +8,7 @@ import { analyzeDecoded, analyzeDecodedCached, decodePythonSource, decodePythonT
 import { compareDocstring, compareFunctionText, functionSpan } from "./compare-body";
 import { compareContext, definitionKey } from "./compare-context";
 import { compareInterfaces, headerSpan, type Finding } from "./compare-signature";
-import { compileCheck } from "./cpython-check";
+import { compileCheckEdited } from "./compile-edit";
 import { FileDiff } from "./line-diff";
 import { parsePython } from "./python-parser";
 import { ReportCache, reportCache } from "./report-cache";
@@ -64,17 +64,20 @@ export async function evaluateCodeLevel(
   const moved = input.mode === "move_destination" && input.moveSource != null;
   const referenceSource = moved ? decodePythonText(input.moveSource!) : originalSource;
   const known = cache?.get(ReportCache.keyOf(modifiedSource));
+  const baseKey = cache && ReportCache.keyOf(originalSource);
   // CPython's verdict on the agent's version is asked for now, answered while the original is
   // analyzed: the original first, as the agent's version is parsed as an edit of it and reuses
-  // its definitions.
-  const compiled = known ? null : compileCheck(modifiedSource.text);
+  // its definitions. An original analyzed before lets CPython compile only the edited chunk.
+  const compiled = known
+    ? null
+    : compileCheckEdited(modifiedSource.text, (baseKey && cache?.compiledBase(baseKey)) || null);
   compiled?.catch(() => {}); // awaited below, unless the original fails first
   const original = await analyzeDecodedCached(originalSource, cache);
   const [modified, movedFrom] = await Promise.all([
     known ??
       analyzeDecoded(modifiedSource, {
         cache,
-        baseKey: cache && ReportCache.keyOf(originalSource),
+        baseKey,
         compiled: compiled ?? undefined,
       }),
     moved ? analyzeDecodedCached(referenceSource, cache) : null,

@@ -11,6 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import type { DecodedSource } from "./ast-report";
+import type { CompiledBase } from "./compile-edit";
 import { LruCache, type LruLimits } from "@/lib/util/lru-cache";
 import { clearOutlineCache } from "./python-definitions";
 import { DEFINITION_MEMO_LIMITS, newDefinitionMemo, type DefinitionMemo } from "./report-definitions";
@@ -36,10 +37,23 @@ export class ReportCache {
   readonly definitions: DefinitionMemo;
   /** Parse trees of the reports' sources, fewer of them: an agent's version is parsed as an edit of its original. */
   private readonly trees = new LruCache<ParsedSource>(TREE_LIMITS, (parsed) => parsed.tree.delete());
+  /** What CPython compiled of the reports' sources (compile-edit.ts): an agent's version is compiled by its changed chunk. */
+  private readonly compiled: LruCache<CompiledBase>;
 
   constructor(limits: ReportCacheLimits = REPORT_CACHE_LIMITS, definitionLimits = DEFINITION_MEMO_LIMITS) {
     this.reports = new LruCache(limits);
+    this.compiled = new LruCache(limits);
     this.definitions = newDefinitionMemo(definitionLimits);
+  }
+
+  /** The compiled base of the source with this key, if CPython compiled it and it is still held. */
+  compiledBase(key: string): CompiledBase | undefined {
+    return this.compiled.get(key);
+  }
+
+  /** Holds what an edit of a source CPython compiled needs of it. */
+  keepCompiledBase(key: string, base: CompiledBase): void {
+    this.compiled.set(key, base, base.text.length + 16 * base.statements.length);
   }
 
   /** The tree of the source with this key, if still held (valid until the next call that stores one). */
@@ -74,6 +88,7 @@ export class ReportCache {
     this.reports.clear();
     this.definitions.clear();
     this.trees.clear();
+    this.compiled.clear();
   }
 
   /** The reports held. */
