@@ -3,7 +3,7 @@
  * versions of a file can be compared element by element (lib/analysis/code-metrics.ts), and
  * stored as a run artifact (`reports/ast.json`, `files[path]`). Deterministic and JSON-only.
  */
-import { compiledBaseOf } from "./compile-edit";
+import { compileCheckEdited, compiledBaseOf } from "./compile-edit";
 import { compileCheck, type CompileVerdict } from "./cpython-check";
 import type { Tree } from "web-tree-sitter";
 import { parsePython, parsePythonEdited } from "./python-parser";
@@ -123,6 +123,26 @@ export async function analyzeDecodedCached(decoded: DecodedSource, cache: Report
   return (
     cache.get(key) ?? cache.set(key, await analyzeDecoded(decoded, { cache, keepTreeAs: key }), decoded.text.length)
   );
+}
+
+/**
+ * The report of `decoded`, an edit of `original` (an agent's version of a file): `analyzeDecoded`'s
+ * report, made sooner. The original is analyzed through `cache` (kept there for every run that
+ * starts from it); the edit is then parsed from its tree, reuses its definitions, and CPython
+ * compiles only the chunk the edit changed (compile-edit.ts). CPython's verdict is asked for
+ * first, answered while the original is analyzed.
+ */
+export async function analyzeEdit(
+  decoded: DecodedSource,
+  original: DecodedSource,
+  cache: ReportCache,
+): Promise<AstReport> {
+  const baseKey = ReportCache.keyOf(original);
+  if (ReportCache.keyOf(decoded) === baseKey) return analyzeDecodedCached(original, cache);
+  const compiled = compileCheckEdited(decoded.text, cache.compiledBase(baseKey) ?? null);
+  compiled.catch(() => {}); // awaited below, unless the original fails first
+  await analyzeDecodedCached(original, cache);
+  return analyzeDecoded(decoded, { cache, baseKey, compiled });
 }
 
 /**

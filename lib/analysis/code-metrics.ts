@@ -4,11 +4,10 @@
  * difference and, separately, what the agent added outside the target.
  */
 import { AppError } from "@/lib/errors/app-error";
-import { analyzeDecoded, analyzeDecodedCached, decodePythonSource, decodePythonText } from "./ast-report";
+import { analyzeDecoded, analyzeDecodedCached, analyzeEdit, decodePythonSource, decodePythonText } from "./ast-report";
 import { compareDocstring, compareFunctionText, functionSpan } from "./compare-body";
 import { compareContext, definitionKey } from "./compare-context";
 import { compareInterfaces, headerSpan, type Finding } from "./compare-signature";
-import { compileCheckEdited } from "./compile-edit";
 import { FileDiff } from "./line-diff";
 import { parsePython } from "./python-parser";
 import { ReportCache, reportCache } from "./report-cache";
@@ -64,22 +63,11 @@ export async function evaluateCodeLevel(
   const moved = input.mode === "move_destination" && input.moveSource != null;
   const referenceSource = moved ? decodePythonText(input.moveSource!) : originalSource;
   const known = cache?.get(ReportCache.keyOf(modifiedSource));
-  const baseKey = cache && ReportCache.keyOf(originalSource);
-  // CPython's verdict on the agent's version is asked for now, answered while the original is
-  // analyzed: the original first, as the agent's version is parsed as an edit of it and reuses
-  // its definitions. An original analyzed before lets CPython compile only the edited chunk.
-  const compiled = known
-    ? null
-    : compileCheckEdited(modifiedSource.text, (baseKey && cache?.compiledBase(baseKey)) || null);
-  compiled?.catch(() => {}); // awaited below, unless the original fails first
-  const original = await analyzeDecodedCached(originalSource, cache);
-  const [modified, movedFrom] = await Promise.all([
-    known ??
-      analyzeDecoded(modifiedSource, {
-        cache,
-        baseKey,
-        compiled: compiled ?? undefined,
-      }),
+  // The agent's version as an edit of the original (analyzeEdit), then the original: a cache hit.
+  const analyzed = known ?? (cache ? analyzeEdit(modifiedSource, originalSource, cache) : null);
+  const [modified, original, movedFrom] = await Promise.all([
+    analyzed ?? analyzeDecoded(modifiedSource),
+    Promise.resolve(analyzed).then(() => analyzeDecodedCached(originalSource, cache)),
     moved ? analyzeDecodedCached(referenceSource, cache) : null,
   ]);
   const reference = movedFrom ?? original;

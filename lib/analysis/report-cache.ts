@@ -34,7 +34,7 @@ export class ReportCache {
    * What each definition analyzed through this cache gave (report-definitions.ts): a file that
    * shares definitions with one analyzed before (an agent's version with its original) reuses them.
    */
-  readonly definitions: DefinitionMemo;
+  private readonly definitionMemo: DefinitionMemo;
   /** Parse trees of the reports' sources, fewer of them: an agent's version is parsed as an edit of its original. */
   private readonly trees = new LruCache<ParsedSource>(TREE_LIMITS, (parsed) => parsed.tree.delete());
   /** What CPython compiled of the reports' sources (compile-edit.ts): an agent's version is compiled by its changed chunk. */
@@ -43,7 +43,11 @@ export class ReportCache {
   constructor(limits: ReportCacheLimits = REPORT_CACHE_LIMITS, definitionLimits = DEFINITION_MEMO_LIMITS) {
     this.reports = new LruCache(limits);
     this.compiled = new LruCache(limits);
-    this.definitions = newDefinitionMemo(definitionLimits);
+    this.definitionMemo = newDefinitionMemo(definitionLimits);
+  }
+
+  get definitions(): DefinitionMemo {
+    return this.definitionMemo;
   }
 
   /** The compiled base of the source with this key, if CPython compiled it and it is still held. */
@@ -86,7 +90,7 @@ export class ReportCache {
 
   clear(): void {
     this.reports.clear();
-    this.definitions.clear();
+    this.definitionMemo.clear();
     this.trees.clear();
     this.compiled.clear();
   }
