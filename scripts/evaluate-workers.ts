@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { build } from "esbuild";
 import type { Db } from "@/db/client";
-import { sampleOfRuns, saveEvaluations, type RunEvaluation } from "@/db/queries/evaluation";
+import { saveEvaluations, type RunEvaluation } from "@/db/queries/evaluation";
 import { countViolations, type EvaluationSummary, type JudgedRun } from "@/lib/judge/evaluate-runs";
 
 export interface WorkerSetup {
@@ -86,14 +86,10 @@ function workerBundle(): Promise<string> {
   return bundled;
 }
 
-/** Run ids ordered by sample (then id), cut into batches. */
-function batchesOf(db: Db, runIds: readonly string[]): string[][] {
-  const samples = sampleOfRuns(db);
-  const ordered = [...runIds].sort(
-    (a, b) => (samples.get(a) ?? "").localeCompare(samples.get(b) ?? "") || a.localeCompare(b),
-  );
+/** Run ids cut into batches, in their order (runsToEvaluate's: by sample, so a thread gets a sample's runs together). */
+function batchesOf(runIds: readonly string[]): string[][] {
   const batches: string[][] = [];
-  for (let i = 0; i < ordered.length; i += BATCH) batches.push(ordered.slice(i, i + BATCH));
+  for (let i = 0; i < runIds.length; i += BATCH) batches.push(runIds.slice(i, i + BATCH));
   return batches;
 }
 
@@ -109,7 +105,7 @@ export async function evaluateRunsInWorkers(
 ): Promise<EvaluationSummary> {
   const failures: EvaluationSummary["failures"] = [];
   const violations = new Map<string, number>();
-  const pending = batchesOf(db, runIds);
+  const pending = batchesOf(runIds);
 
   const fail = (runId: string, error: string) => {
     failures.push({ runId, error });

@@ -26,7 +26,11 @@ import { writeVerdicts, type VerdictEntry } from "./verdicts";
 /**
  * Runs that lack a verdict for some (metric, judge) pair: a judge scores its metrics, each under
  * its own judge row (an LLM judge has one per prompt version). `pattern` filters run ids (SQL
- * LIKE; `*` works too).
+ * LIKE; `*` works too). In the order they are best judged in: by the DevEval sample their instance
+ * comes from (else their instance), then by id. Runs of one sample share its original files, whose
+ * analyses the rule judge keeps for a while (lib/analysis/report-cache.ts): in run-id order a study
+ * of 12 configurations came back to each original after every other instance, long after its
+ * analysis was let go.
  */
 export function runsToEvaluate(
   db: Db,
@@ -41,8 +45,9 @@ export function runsToEvaluate(
   const ids = db
     .select({ id: t.runs.id })
     .from(t.runs)
+    .leftJoin(t.instances, eq(t.instances.id, t.runs.instanceId))
     .where(like(t.runs.id, pattern))
-    .orderBy(t.runs.id)
+    .orderBy(sql`coalesce(${t.instances.sourceSample}, ${t.runs.instanceId})`, t.runs.id)
     .all()
     .map((r) => r.id);
   if (options.force) return ids;
@@ -250,16 +255,6 @@ export function saveEvaluations(db: Db, evaluations: readonly RunEvaluation[]): 
   db.$client.transaction(() => {
     for (const evaluation of evaluations) writeEvaluation(db, evaluation);
   })();
-}
-
-/** The DevEval sample each run's instance comes from (runs of one sample share its original files), else its instance. */
-export function sampleOfRuns(db: Db): Map<string, string> {
-  const rows = db
-    .select({ runId: t.runs.id, instanceId: t.runs.instanceId, sample: t.instances.sourceSample })
-    .from(t.runs)
-    .innerJoin(t.instances, eq(t.instances.id, t.runs.instanceId))
-    .all();
-  return new Map(rows.map((r) => [r.runId, r.sample ?? r.instanceId]));
 }
 
 /** The evaluation loop's reads and writes (lib/judge/evaluate-runs.ts) on this database. */

@@ -2,8 +2,10 @@
  * Instruction Following by task-specific rules: did the agent do what was asked? (Doing only it is
  * what the other ten metrics check.)
  */
+import { decodePythonText } from "@/lib/analysis/ast-report";
 import { listFunctionDefinitions, type FunctionDefinition } from "@/lib/analysis/python-definitions";
-import { parsePython, firstSyntaxError } from "@/lib/analysis/python-parser";
+import { parsePython, parsePythonEdited, firstSyntaxError } from "@/lib/analysis/python-parser";
+import { ReportCache, reportCache } from "@/lib/analysis/report-cache";
 import { answerDefinition, mergeSnippet } from "@/lib/analysis/snippet";
 import { parseTargetName, plainFunctionName } from "@/lib/analysis/target-name";
 import { stepActions } from "./file-actions";
@@ -11,9 +13,23 @@ import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 
 const IF = "instruction_following" as const;
 
+/**
+ * `content`'s tree: parsed as an edit of `before` (the version it was made from) when the
+ * process's report cache still holds that version's tree (its analysis kept it), which gives the
+ * tree a fresh parse gives, sooner.
+ */
+function parseFrom(content: string, before: string | null) {
+  const base = before === null ? undefined : reportCache.tree(ReportCache.keyOf(decodePythonText(before)));
+  return base ? parsePythonEdited(content, base) : parsePython(content);
+}
+
 /** Whether `content` parses and defines `target`, and if so whether its body does anything. */
-async function definitionIn(content: string, target: string): Promise<{ implemented: boolean } | null | "unparsable"> {
-  const tree = await parsePython(content);
+async function definitionIn(
+  content: string,
+  target: string,
+  before: string | null = null,
+): Promise<{ implemented: boolean } | null | "unparsable"> {
+  const tree = await parseFrom(content, before);
   try {
     if (firstSyntaxError(tree)) return "unparsable";
     // `name#n`: the n-th definition of that name (the last, when the file now holds fewer).
@@ -44,8 +60,13 @@ function isImplemented(definition: FunctionDefinition): boolean {
 
 const text = (b: Buffer | null) => (b === null ? null : b.toString("utf8"));
 
-async function implementedIn(content: string, target: string, where: string): Promise<VerdictDraft> {
-  const found = await definitionIn(content, target);
+async function implementedIn(
+  content: string,
+  target: string,
+  where: string,
+  before: string | null,
+): Promise<VerdictDraft> {
+  const found = await definitionIn(content, target, before);
   if (found === "unparsable") return verdict(IF, "violated", `${where} does not parse`);
   if (!found) return verdict(IF, "violated", `${where} has no function \`${target}\``);
   if (!found.implemented) return verdict(IF, "violated", `\`${target}\` in ${where} is still not implemented`);
@@ -78,7 +99,7 @@ export async function instructionFollowingMetric(input: EvaluationInput): Promis
       }
       const merged = await mergeSnippet(original, input.finalAnswer, target);
       if ("problem" in merged) return verdict(IF, "violated", merged.problem);
-      return implementedIn(merged.merged, target, "the answer merged into the file");
+      return implementedIn(merged.merged, target, "the answer merged into the file", original);
     }
     case "codegen_file":
     case "codegen_repository": {
@@ -88,7 +109,7 @@ export async function instructionFollowingMetric(input: EvaluationInput): Promis
       const after = text(change.after);
       if (after === null)
         return verdict(IF, "violated", `\`${gt.originalFile}\` was deleted`, { citations: [{ path: change.path }] });
-      const result = await implementedIn(after, target, `\`${gt.originalFile}\``);
+      const result = await implementedIn(after, target, `\`${gt.originalFile}\``, text(change.before));
       return { ...result, citations: [{ path: change.path }] };
     }
     case "delete_file":
@@ -113,7 +134,7 @@ export async function instructionFollowingMetric(input: EvaluationInput): Promis
           `\`${destination}\` was not ${input.subtask === "add_new_file" ? "created" : "changed"}`,
         );
       }
-      const moved = await definitionIn(destAfter, name);
+      const moved = await definitionIn(destAfter, name, text(destChange?.before ?? null));
       if (moved === "unparsable")
         return verdict(IF, "violated", `\`${destination}\` does not parse`, { citations: [{ path: destination }] });
       if (!moved)
@@ -122,7 +143,7 @@ export async function instructionFollowingMetric(input: EvaluationInput): Promis
         });
       const sourceAfter = text(changeOf(gt.originalFile)?.after ?? null);
       if (sourceAfter !== null) {
-        const left = await definitionIn(sourceAfter, name);
+        const left = await definitionIn(sourceAfter, name, text(changeOf(gt.originalFile)?.before ?? null));
         if (left && left !== "unparsable") {
           return verdict(
             IF,
