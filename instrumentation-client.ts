@@ -5,6 +5,8 @@
  * that probe as a violation (seen on the labeling workspace). The browser parses a few small
  * answers (one per fetched diff): interpreted parsing is enough there. The server keeps the JIT.
  */
-import { z } from "zod";
+// zod's core alone (its global configuration): pages whose client code does not use zod load none
+// of it (the full package is 108 kB, a fifth of the jobs page's JavaScript).
+import { config } from "zod/v4/core";
 
-z.config({ jitless: true });
+config({ jitless: true });

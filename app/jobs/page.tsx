@@ -12,6 +12,7 @@ import { EmptyState } from "@/components/ui/states";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
 import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
 import { AGENT_CLI_NAMES } from "@/lib/agents/external";
+import { MITIGATION_LABELS, MITIGATIONS } from "@/lib/codekit/mitigation";
 import { loadEnv } from "@/lib/config/env";
 import { availableJudges } from "@/lib/judge/llm/judge-definitions";
 import { currentUser, requireReader } from "../session";
@@ -59,6 +60,7 @@ export default async function JobsPage() {
           subtasks={SUBTASKS.map((s) => ({ id: s.id, label: s.label }))}
           agents={{ builtin: [...BUILTIN_FRAMEWORKS], clis: [...AGENT_CLI_NAMES] }}
           judges={judgeChoices()}
+          mitigations={MITIGATIONS.map((id) => ({ id, label: MITIGATION_LABELS[id] }))}
         />
       ) : (
         <EmptyState

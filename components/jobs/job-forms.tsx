@@ -1,5 +1,4 @@
 "use client";
-import { MITIGATION_LABELS, MITIGATIONS } from "@/lib/codekit/mitigation";
 import { useActionState, useState } from "react";
 import { AGENT_FILE_CHOICE } from "@/lib/jobs/agent-choice";
 import type { ActionResult } from "@/lib/errors/action-result";
@@ -12,6 +11,7 @@ export function JobForms({
   subtasks,
   agents,
   judges,
+  mitigations,
   enqueueAction,
 }: {
   benchmarks: string[];
@@ -20,6 +20,8 @@ export function JobForms({
   agents: { builtin: string[]; clis: string[] };
   /** `rule` and the LLM judge definitions (lib/judge/llm/judge-definitions.ts). */
   judges: { id: string; label: string }[];
+  /** The mitigation arms (lib/codekit/mitigation.ts), handed over so zod stays out of this page's bundle. */
+  mitigations: { id: string; label: string }[];
   enqueueAction: EnqueueAction;
 }) {
   const [agent, setAgent] = useState(agents.builtin[0] ?? AGENT_FILE_CHOICE);
@@ -61,9 +63,9 @@ export function JobForms({
           Mitigation
           <select name="mitigation" defaultValue="" data-testid="mitigation-select">
             <option value="">the agent&apos;s own (none)</option>
-            {MITIGATIONS.map((arm) => (
-              <option key={arm} value={arm}>
-                {MITIGATION_LABELS[arm]}
+            {mitigations.map((arm) => (
+              <option key={arm.id} value={arm.id}>
+                {arm.label}
               </option>
             ))}
           </select>
@@ -114,10 +116,9 @@ export function JobForms({
         </label>
         <fieldset className={layout.group}>
           <legend>Arms (none is the baseline)</legend>
-          {MITIGATIONS.map((arm) => (
-            <label key={arm} className={layout.check}>
-              <input name="arms" type="checkbox" value={arm} defaultChecked={arm !== "guard"} />{" "}
-              {MITIGATION_LABELS[arm]}
+          {mitigations.map((arm) => (
+            <label key={arm.id} className={layout.check}>
+              <input name="arms" type="checkbox" value={arm.id} defaultChecked={arm.id !== "guard"} /> {arm.label}
             </label>
           ))}
         </fieldset>
