@@ -54,6 +54,8 @@ test("overview -> compare -> runs (filter, sort, page, search) -> run detail, al
     "title",
     new RegExp(`${expected.violated} of ${expected.decided} runs violated .*95% CI`),
   );
+  // The charts are drawn when scrolled near.
+  await page.locator(".charts").scrollIntoViewIfNeeded();
   await expect(
     page.getByTestId("chart-rates-by-framework").locator(".recharts-wrapper > svg.recharts-surface"),
   ).toBeVisible();

@@ -81,6 +81,7 @@ test("no CSP violation on the overview, the runs, a run's Monaco diff and an ins
   const [instance] = queryAll<{ id: string }>("SELECT id FROM instances WHERE subtask_id = 'codegen_file' LIMIT 1");
 
   await page.goto("/overview");
+  await page.locator(".charts").scrollIntoViewIfNeeded();
   await expect(page.locator(".recharts-surface").first()).toBeVisible();
   await page.goto("/runs");
   await expect(page.getByTestId("runs-table")).toBeVisible();
