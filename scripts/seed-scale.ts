@@ -4,6 +4,7 @@
  * (`npm run bench:dashboard`). Every run is stored with synthetic = true and badged in the UI.
  * Resumable: runs already there are skipped.
  */
+import os from "node:os";
 import { createDb } from "@/db/client";
 import { listBenchmarks, saveBenchmark } from "@/db/queries/benchmarks";
 import { dropRunIndexes, restoreIndexes } from "@/db/queries/bulk-indexes";
@@ -47,6 +48,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const instances = scaleInstances(db, "sample");
     const started = Date.now();
+    const cpuAtStart = process.cpuUsage();
     const stored = storedRunsBetween(db, scaleRunId(0, args.seed), scaleRunId(args.runs - 1, args.seed));
     // Counts, rate and ETA are of the runs still to write: a resumed seed skips the others.
     const progress = createProgress("synthetic runs", args.runs - stored, io.stderr);
@@ -78,9 +80,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`${restored.length} indexes built in ${((Date.now() - indexing) / 1000).toFixed(1)}s\n`);
     db.$client.pragma("optimize");
     const seconds = (Date.now() - started) / 1000;
+    // The machine is shared: CPU time per run (every thread of this process) and the load average
+    // say what the wall rate alone cannot.
+    const cpu = process.cpuUsage(cpuAtStart);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     io.stdout.write(
       `${inserted} synthetic run(s) added (${args.runs - inserted} already there) to ${args.db} in ${seconds.toFixed(1)}s` +
-        ` (${(inserted / seconds).toFixed(0)} runs/s)\n` +
+        ` (${(inserted / seconds).toFixed(0)} runs/s; ${cpuSeconds.toFixed(1)} CPU-s, ` +
+        `${inserted > 0 ? ((cpuSeconds / inserted) * 1e6).toFixed(0) : "-"} us a run; load ${os.loadavg()[0]!.toFixed(1)})\n` +
         `serve it: STUDIO_DB=${args.db} npm start; measure it: npm run bench:dashboard -- --db ${args.db}\n`,
     );
     return 0;
