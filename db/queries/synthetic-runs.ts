@@ -89,7 +89,7 @@ function scaleConfig(agent: ScaleAgent) {
  * Prepared statements, and the dashboard's derived rows filled once for the batch
  * (insertRunsInBulk) rather than by a trigger per row: 2,000+ runs a second instead of about 100.
  */
-export function insertScaleRuns(db: Db, runs: readonly ScaleRun[]): number {
+export function insertScaleRuns(db: Db, runs: Iterable<ScaleRun>): number {
   return insertRunsInBulk(db, () => writeScaleRuns(db, runs)).length;
 }
 
@@ -98,7 +98,7 @@ export function insertScaleRuns(db: Db, runs: readonly ScaleRun[]): number {
  * stored, and returns the ids of those written in order. Call it inside a transaction; it writes
  * no derived rows itself (the triggers or insertRunsInBulk do).
  */
-export function writeScaleRuns(db: Db, runs: readonly ScaleRun[]): string[] {
+export function writeScaleRuns(db: Db, runs: Iterable<ScaleRun>): string[] {
   const sqlite = db.$client;
   const [insertRun, insertStep, insertChange] = [INSERT_RUN, INSERT_STEP, INSERT_CHANGE].map((q) => sqlite.prepare(q));
   const ruleJudgeId = ensureJudge(db, SCALE_RULE_JUDGE);
