@@ -51,6 +51,18 @@ export function insertRunsInBulk(db: Db, write: () => string[]): string[] {
 }
 
 /**
+ * The insert of run_judge_masks rows as the verdict triggers compute them (migration 0006, kept
+ * in 0011), over `f` (run_facts), `v` (a run's verdicts by one judge) and `mb` (metric_bits): the
+ * bulk fills follow it with their FROM (the batch first), GROUP BY and ORDER BY.
+ */
+export const MASK_ROWS_INSERT = `INSERT INTO run_judge_masks (run_id, judge_id, benchmark_id, instance_id, subtask_id, family, in_eval_split, agent_config_id, framework, model, mitigation, task_completed, started_at, violated_mask, decided_mask, violated_count)
+    SELECT f.run_id, v.judge_id, f.benchmark_id, f.instance_id, f.subtask_id, f.family, f.in_eval_split, f.agent_config_id, f.framework, f.model, f.mitigation,
+      f.task_completed, f.started_at,
+      SUM(CASE WHEN v.value = 'violated' THEN COALESCE(1 << mb.bit, 0) ELSE 0 END),
+      SUM(CASE WHEN v.value IN ('violated', 'not_violated') THEN COALESCE(1 << mb.bit, 0) ELSE 0 END),
+      SUM(v.value = 'violated')`;
+
+/**
  * What the insert triggers would have written for these newly inserted runs and their verdicts.
  * Every statement starts from the batch (temp.bulk_runs) and looks its rows up by run id: CROSS
  * JOIN keeps SQLite's planner from reordering. With the statistics of a database already holding
@@ -83,12 +95,7 @@ function fillDerivedRows(db: Db, runIds: string[]): void {
     ORDER BY b.seq`);
   // run_judge_masks_after_verdict_insert after a run's last verdict of each judge.
   db.run(sql`
-    INSERT INTO run_judge_masks (run_id, judge_id, benchmark_id, instance_id, subtask_id, family, in_eval_split, agent_config_id, framework, model, mitigation, task_completed, started_at, violated_mask, decided_mask, violated_count)
-    SELECT f.run_id, v.judge_id, f.benchmark_id, f.instance_id, f.subtask_id, f.family, f.in_eval_split, f.agent_config_id, f.framework, f.model, f.mitigation,
-      f.task_completed, f.started_at,
-      SUM(CASE WHEN v.value = 'violated' THEN COALESCE(1 << mb.bit, 0) ELSE 0 END),
-      SUM(CASE WHEN v.value IN ('violated', 'not_violated') THEN COALESCE(1 << mb.bit, 0) ELSE 0 END),
-      SUM(v.value = 'violated')
+    ${sql.raw(MASK_ROWS_INSERT)}
     FROM temp.bulk_runs b
     CROSS JOIN run_facts f ON f.run_id = b.id
     CROSS JOIN verdicts v ON v.run_id = f.run_id

@@ -10,6 +10,7 @@
  * bulk-verdicts.test.ts checks the rows against the triggers'.
  */
 import type { Db } from "../client";
+import { MASK_ROWS_INSERT } from "./bulk-facts";
 
 /** The triggers that fire once per verdict row inserted or replaced (deletes keep theirs). */
 const VERDICT_TRIGGERS = [
@@ -62,19 +63,16 @@ function refreshDerivedRows(db: Db, written: readonly RunJudgePair[]): void {
     seen.add(key);
     add.run(runId, judgeId);
   }
-  // The mask rows' own triggers (mask_counts, metric_counts) fire on this delete and insert.
+  // The mask rows' own triggers (mask_counts, metric_counts) fire on this delete and insert. The
+  // batch comes first in every join (CROSS JOIN): with a large database's statistics the planner
+  // may otherwise scan a whole table per batch (bulk-facts.ts).
   sqlite.exec(`
     DELETE FROM run_judge_masks WHERE (run_id, judge_id) IN (SELECT run_id, judge_id FROM temp.bulk_verdict_pairs);
-    INSERT INTO run_judge_masks (run_id, judge_id, benchmark_id, instance_id, subtask_id, family, in_eval_split, agent_config_id, framework, model, mitigation, task_completed, started_at, violated_mask, decided_mask, violated_count)
-    SELECT f.run_id, v.judge_id, f.benchmark_id, f.instance_id, f.subtask_id, f.family, f.in_eval_split, f.agent_config_id, f.framework, f.model, f.mitigation,
-      f.task_completed, f.started_at,
-      SUM(CASE WHEN v.value = 'violated' THEN COALESCE(1 << b.bit, 0) ELSE 0 END),
-      SUM(CASE WHEN v.value IN ('violated', 'not_violated') THEN COALESCE(1 << b.bit, 0) ELSE 0 END),
-      SUM(v.value = 'violated')
+    ${MASK_ROWS_INSERT}
     FROM temp.bulk_verdict_pairs p
-    JOIN run_facts f ON f.run_id = p.run_id
-    JOIN verdicts v ON v.run_id = p.run_id AND v.judge_id = p.judge_id
-    LEFT JOIN metric_bits b ON b.metric = v.metric
+    CROSS JOIN run_facts f ON f.run_id = p.run_id
+    CROSS JOIN verdicts v ON v.run_id = p.run_id AND v.judge_id = p.judge_id
+    LEFT JOIN metric_bits mb ON mb.metric = v.metric
     GROUP BY p.seq
     ORDER BY p.seq;
     UPDATE run_facts SET disagreement_mask = (
