@@ -1,14 +1,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { cliIo, queryDb } from "./test-support";
 import { main } from "./seed-scale";
 
 describe("seed:scale", () => {
+  let dir = "";
+  afterEach(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it("fills a database with synthetic runs judged twice, marked synthetic, and resumes", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "seed-scale-"));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "seed-scale-"));
     const dbPath = path.join(dir, "scale.db");
     const first = cliIo(dbPath);
     expect(await main(["--runs", "40", "--db", dbPath, "--batch", "15"], first.io)).toBe(0);

@@ -79,7 +79,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       if (already === to - from) continue;
       const added = insertScaleRuns(db, scaleRuns(from, to, args.seed, instances));
       inserted += added;
-      for (let i = 0; i < added; i++) progress.tick();
+      progress.add(added);
     }
     progress.finish();
     const indexing = Date.now();

@@ -25,6 +25,8 @@ export function formatProgress(label: string, p: ProgressSnapshot): string {
 
 export interface ProgressReporter {
   tick(failed?: boolean): void;
+  /** `count` items done at once (a batch): the rate counts them together, not the first alone. */
+  add(count: number): void;
   finish(): void;
 }
 
@@ -45,16 +47,23 @@ export function createProgress(
     if (interactive) stream.write(`\r\x1b[2K${line}${final ? "\n" : ""}`);
     else stream.write(`${line}\n`);
   };
+  // A terminal redraws often; a log file gets a line every 2 seconds.
+  const maybePrint = () => {
+    const t = now();
+    if (t - lastPrint >= (interactive ? 100 : 2000) && done < total) {
+      lastPrint = t;
+      print(false);
+    }
+  };
   return {
     tick(didFail = false) {
       done += 1;
       if (didFail) failed += 1;
-      const t = now();
-      // A terminal redraws often; a log file gets a line every 2 seconds.
-      if (t - lastPrint >= (interactive ? 100 : 2000) && done < total) {
-        lastPrint = t;
-        print(false);
-      }
+      maybePrint();
+    },
+    add(count) {
+      done += count;
+      maybePrint();
     },
     finish() {
       print(true);
