@@ -32,13 +32,15 @@ it.skipIf(!(await bubblewrapAvailable()))(
       await sleep(delayMs);
       runner.kill("SIGKILL");
       await new Promise((resolve) => runner.once("exit", resolve));
+      // A leaked sandbox lives on (the command sleeps for an hour); one being killed is gone within
+      // moments, though on a loaded machine (CI's unit tests beside it) once not within 2 s.
       let left = running(marker);
-      for (let t = 0; t < 40 && left.length > 0; t++) {
+      for (let t = 0; t < 200 && left.length > 0; t++) {
         await sleep(50);
         left = running(marker);
       }
       expect(left, `after ${delayMs} ms`).toEqual([]);
     }
   },
-  30_000,
+  60_000,
 );
