@@ -12,6 +12,7 @@ import { describeWithTestData } from "@/lib/test-support/test-data";
 import { analyzeDecoded, analyzeDecodedCached, analyzePython, decodePythonText } from "./ast-report";
 import { editBetween, parsePython, parsePythonEdited } from "./python-parser";
 import { ReportCache } from "./report-cache";
+import { extentOf, spliceReport, topLevelStatements } from "./report-splice";
 import type { AstReport } from "./schema";
 import { pythonFilesOf } from "./test-support";
 
@@ -63,12 +64,42 @@ function editsOf(original: string, report: AstReport): [string, string][] {
         "a new function before the longest",
         at(longest.startLine - 1, ["def edited_helper(x):", "    return x", ""]).join("\n"),
       ],
+      // Its occurrence is counted again: the longest (and any after it) become `name#2`.
+      [
+        "a redefinition of the longest before it",
+        at(longest.startLine - 1, [`def ${longest.name}(*args):`, "    pass", ""]).join("\n"),
+      ],
+      ["a comment line inside the longest function", at(longest.endLine - 1, [`${indent}# edited`]).join("\n")],
+    );
+  }
+  const statements = report.imports.length + report.variables.length + report.otherStatements.length;
+  if (statements > 0) {
+    const second = Math.min(lines.length, (report.moduleDocstringSpan?.endLine ?? 0) + 1);
+    edits.push(
+      ["an import after the first statement", insertAt(lines, second, ["import edited_module"]).join("\n")],
+      // A new statement on an existing statement's row: the row is analyzed afresh.
+      [
+        "a statement put before another on its row",
+        lines.map((line, i) => (i === firstStatementRow(report) ? `edited = 1; ${line}` : line)).join("\n"),
+      ],
     );
   }
   return edits;
 }
 
+function insertAt(lines: string[], line: number, inserted: string[]): string[] {
+  return [...lines.slice(0, line), ...inserted, ...lines.slice(line)];
+}
+
+/** The 0-based row of the first module-level import, assignment or other statement after the docstring. */
+function firstStatementRow(report: AstReport): number {
+  const rows = [...report.imports, ...report.variables, ...report.otherStatements].map((s) => s.line - 1);
+  return Math.min(...rows);
+}
+
 function sameAsFresh(dir: string, files: string[]): void {
+  /** How many edits of each kind the splice took (the rest were analyzed whole). */
+  const splices = new Map<string, number>();
   // The grammar and the CPython helper start here, not in the first file's time limit.
   beforeAll(() => analyzePython("x = 1\n"), 60_000);
   it.each(files)("%s", async (file) => {
@@ -96,9 +127,44 @@ function sameAsFresh(dir: string, files: string[]): void {
       }
       const decoded = decodePythonText(modified);
       const reused = await analyzeDecoded(decoded, { cache, baseKey });
-      expect(JSON.stringify(reused), edit).toBe(JSON.stringify(await analyzeDecoded(decoded)));
+      const freshReport = await analyzeDecoded(decoded);
+      expect(JSON.stringify(reused), edit).toBe(JSON.stringify(freshReport));
+      // The splice itself, where it applies: the fresh report's structure, byte for byte.
+      if (kept && freshReport.parses && !freshReport.structureErrors) {
+        const tree = await parsePythonEdited(text, base);
+        try {
+          const baseStatements = topLevelStatements(base.tree).map(extentOf);
+          const spliced = spliceReport({
+            base: report,
+            baseText: base.text,
+            baseStatements,
+            text,
+            tree,
+            memo: cache.definitions,
+          });
+          splices.set(edit, (splices.get(edit) ?? 0) + (spliced ? 1 : 0));
+          if (spliced) {
+            const structure: Record<string, unknown> = { ...freshReport };
+            for (const key of ["parses", "errors", "structureErrors", "encodingError", "hasBom"]) delete structure[key];
+            expect(JSON.stringify(spliced), edit).toBe(JSON.stringify(structure));
+          }
+        } finally {
+          tree.delete();
+        }
+      }
     }
     if (!kept) base.tree.delete();
+  });
+  it("splices edits after the first statement, never one before it", () => {
+    if (files.length < 5) return;
+    for (const edit of [
+      "a comment line at the end",
+      "the longest function renamed",
+      "a redefinition of the longest before it",
+    ]) {
+      expect(splices.get(edit), edit).toBeGreaterThan(files.length / 2);
+    }
+    expect(splices.get("a comment line at the top")).toBe(0);
   });
 }
 

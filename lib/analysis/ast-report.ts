@@ -5,11 +5,11 @@
  */
 import { compileCheckEdited, compiledBaseOf } from "./compile-edit";
 import { compileCheck, type CompileVerdict } from "./cpython-check";
-import type { Tree } from "web-tree-sitter";
-import { parsePython, parsePythonEdited } from "./python-parser";
+import { parsePython, parsePythonEdited, type ParsedSource } from "./python-parser";
 import { ReportCache } from "./report-cache";
 import { readScope } from "./python-scope";
 import { definitionEntries } from "./report-definitions";
+import { extentOf, spliceReport, topLevelStatements } from "./report-splice";
 import type { AstReport, PythonSyntaxError } from "./schema";
 import { listSyntaxErrors } from "./syntax-errors";
 
@@ -129,8 +129,9 @@ export async function analyzeDecodedCached(decoded: DecodedSource, cache: Report
  * The report of `decoded`, an edit of `original` (an agent's version of a file): `analyzeDecoded`'s
  * report, made sooner. The original is analyzed through `cache` (kept there for every run that
  * starts from it); the edit is then parsed from its tree, reuses its definitions, and CPython
- * compiles only the chunk the edit changed (compile-edit.ts). CPython's verdict is asked for
- * first, answered while the original is analyzed.
+ * compiles only the chunk the edit changed (compile-edit.ts), and the top-level statements the
+ * edit did not touch keep the original's entries (report-splice.ts). CPython's verdict is asked
+ * for first, answered while the original is analyzed.
  */
 export async function analyzeEdit(
   decoded: DecodedSource,
@@ -157,9 +158,28 @@ export async function analyzeDecoded(decoded: DecodedSource, reuse: Reuse = {}):
   const { text } = decoded;
   const { cache = null, baseKey = null, keepTreeAs = null } = reuse;
   const compiled = reuse.compiled ?? compileCheck(text);
-  const tree = await parseReusing(text, cache, baseKey);
+  const base = cache && baseKey !== null ? cache.tree(baseKey) : undefined;
+  // Read before the parse: the cache may let the original's tree go at any await.
+  const spliceBase = base && !decoded.encodingError ? spliceBaseOf(cache!, baseKey!, base) : null;
+  const tree = await (base ? parsePythonEdited(text, base) : parsePython(text));
   let kept = false;
+  const keep = () => {
+    // Kept once nothing here reads it (the cache may delete it at any later await), and only
+    // whole: edits are parsed from trees without errors.
+    if (cache && keepTreeAs !== null && !tree.rootNode.hasError) {
+      cache.keepTree(keepTreeAs, { text, tree });
+      kept = true;
+    }
+  };
   try {
+    // An edit of a report's source: its untouched statements' entries are the original's.
+    const spliced = spliceBase ? spliceReport({ ...spliceBase, text, tree, memo: cache!.definitions }) : null;
+    if (spliced && (await compiled).ok) {
+      if (cache && keepTreeAs !== null) cache.keepCompiledBase(keepTreeAs, compiledBaseOf(tree, text));
+      keep();
+      const { version, ...rest } = spliced;
+      return { version, parses: true, errors: [], encodingError: null, hasBom: decoded.hasBom, ...rest };
+    }
     // The structure first, while CPython compiles; tree-sitter's own error list only when it is
     // used (CPython refused the file, or the tree has ERROR nodes): a walk of the whole tree, it
     // was an eighth of a clean file's analysis time.
@@ -180,13 +200,10 @@ export async function analyzeDecoded(decoded: DecodedSource, reuse: Reuse = {}):
         message: `not valid UTF-8 (byte offset ${decoded.encodingError.offset}) and no coding declaration`,
       });
     }
-    // Kept once nothing here reads it (the cache may delete it at any later await), and only
-    // whole: edits are parsed from trees without errors.
-    if (cache && keepTreeAs !== null && !hasError) {
-      if (verdict.ok) cache.keepCompiledBase(keepTreeAs, compiledBaseOf(tree, text));
-      cache.keepTree(keepTreeAs, { text, tree });
-      kept = true;
+    if (cache && keepTreeAs !== null && !hasError && verdict.ok) {
+      cache.keepCompiledBase(keepTreeAs, compiledBaseOf(tree, text));
     }
+    keep();
     return {
       version: 1,
       parses: errors.length === 0,
@@ -222,7 +239,9 @@ export interface Reuse {
   compiled?: Promise<CompileVerdict>;
 }
 
-function parseReusing(text: string, cache: ReportCache | null, baseKey: string | null): Promise<Tree> {
-  const base = cache && baseKey !== null ? cache.tree(baseKey) : undefined;
-  return base ? parsePythonEdited(text, base) : parsePython(text);
+/** What spliceReport needs of the original: its report (when still cached) and its top-level statements. */
+function spliceBaseOf(cache: ReportCache, baseKey: string, base: ParsedSource) {
+  const report = cache.get(baseKey);
+  if (!report) return null;
+  return { base: report, baseText: base.text, baseStatements: topLevelStatements(base.tree).map(extentOf) };
 }

@@ -77,8 +77,13 @@ export interface DefinitionSite {
  * its body is walked next (a function's body is its own: not walked).
  */
 export function walkDefinitions(root: Node, each: (site: DefinitionSite) => string): void {
-  const visit = (node: Node, scope: string[], inClass: boolean, inBlock: boolean) => {
-    for (const child of node.namedChildren) {
+  walkDefinitionsIn(root.namedChildren, each);
+}
+
+/** walkDefinitions over some of a module's top-level statements (report-splice.ts). */
+export function walkDefinitionsIn(statements: readonly (Node | null)[], each: (site: DefinitionSite) => string): void {
+  const visit = (children: readonly (Node | null)[], scope: string[], inClass: boolean, inBlock: boolean) => {
+    for (const child of children) {
       if (!child) continue;
       const childType = child.type;
       const isDecorated = childType === "decorated_definition";
@@ -88,13 +93,13 @@ export function walkDefinitions(root: Node, each: (site: DefinitionSite) => stri
         const isClass = type === "class_definition";
         const name = each({ outer: child, node: definition, isClass, scope, inClass, inBlock });
         const body = isClass ? definition.childForFieldName("body") : null;
-        if (body) visit(body, [...scope, name], true, inBlock);
+        if (body) visit(body.namedChildren, [...scope, name], true, inBlock);
       } else if (!isDecorated && BLOCK_TYPES.has(childType)) {
-        visit(child, scope, inClass, true);
+        visit(child.namedChildren, scope, inClass, true);
       }
     }
   };
-  visit(root, [], false, false);
+  visit(statements, [], false, false);
 }
 
 /** Counts `key`s seen: 1 for the first, 2 for the next, ... */

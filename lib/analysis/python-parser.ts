@@ -86,8 +86,18 @@ export async function parsePythonEdited(source: string, previous: ParsedSource):
   return parsePython(source);
 }
 
+/** The last edit found: an edit is asked for by its compile (compile-edit.ts), its parse and its report (report-splice.ts). */
+let lastEdit: { before: string; after: string; edit: Edit } | null = null;
+
 /** The one edit from `before` to `after`: what lies between their common prefix and common suffix. */
 export function editBetween(before: string, after: string): Edit {
+  if (lastEdit?.before === before && lastEdit.after === after) return lastEdit.edit;
+  const edit = findEdit(before, after);
+  lastEdit = { before, after, edit };
+  return edit;
+}
+
+function findEdit(before: string, after: string): Edit {
   const shorter = Math.min(before.length, after.length);
   let start = 0;
   while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;

@@ -53,7 +53,18 @@ export function readScope(body: Node, source: string, withImports: boolean): Sco
     variables: [],
     statements: [],
   };
-  for (const statement of doc ? statements.slice(1) : statements) {
+  sortStatements(doc ? statements.slice(1) : statements, source, withImports, contents);
+  return contents;
+}
+
+/** Sorts statements (not a docstring) into `contents`: imports (when `withImports`), variables, the rest. */
+export function sortStatements(
+  statements: readonly Node[],
+  source: string,
+  withImports: boolean,
+  contents: Omit<ScopeContents, "docstring">,
+): void {
+  for (const statement of statements) {
     if (DEFINITIONS.has(statement.type)) continue;
     if (withImports && IMPORTS.has(statement.type)) {
       contents.imports.push(...readImport(statement));
@@ -70,7 +81,6 @@ export function readScope(body: Node, source: string, withImports: boolean): Sco
       endLine: endLine(statement),
     });
   }
-  return contents;
 }
 
 const dotted = (node: Node | null): string => (node ? node.text.replace(/\s|\\/g, "") : "");

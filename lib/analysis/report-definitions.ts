@@ -12,7 +12,7 @@ import {
   listFunctionDefinitions,
   occurrenceCounter,
   occurrenceKey,
-  walkDefinitions,
+  walkDefinitionsIn,
   type DefinitionSite,
   type PythonDefinition,
 } from "./python-definitions";
@@ -168,11 +168,22 @@ export interface DefinitionEntries {
  * report's time.
  */
 export function definitionEntries(tree: Tree, source: string, memo: DefinitionMemo | null): DefinitionEntries {
+  return definitionEntriesIn(tree.rootNode.namedChildren, source, tree.rootNode.hasError ? null : memo);
+}
+
+/**
+ * definitionEntries of some of a module's top-level statements (report-splice.ts), occurrences
+ * counted among them; `memo` only for statements of a tree without errors.
+ */
+export function definitionEntriesIn(
+  statements: readonly (Node | null)[],
+  source: string,
+  memo: DefinitionMemo | null,
+): DefinitionEntries {
   const result: DefinitionEntries = { classes: [], functions: [] };
-  const usable = memo !== null && !tree.rootNode.hasError ? memo : null;
   const occurrence = occurrenceCounter();
-  walkDefinitions(tree.rootNode, (site) => {
-    const fragment = usable ? memoized(site, source, usable) : null;
+  walkDefinitionsIn(statements, (site) => {
+    const fragment = memo ? memoized(site, source, memo) : null;
     const definition = fragment ? null : describe(site);
     const name = fragment ? fragment.entry.name : definition!.name;
     const qualifiedName = [...site.scope, name].join(".");
@@ -224,7 +235,7 @@ function memoized(site: DefinitionSite, source: string, memo: DefinitionMemo): D
   return fragment;
 }
 
-interface Context {
+export interface Context {
   qualifiedName: string;
   occurrence: number;
   inBlock: boolean;
@@ -232,14 +243,14 @@ interface Context {
 
 const shiftSpan = <T extends { startLine: number; endLine: number } | null>(span: T, by: number): T =>
   (span ? { startLine: span.startLine + by, endLine: span.endLine + by } : null) as T;
-const shiftLines = <T extends { line: number; endLine: number }>(item: T, by: number): T => ({
+export const shiftLines = <T extends { line: number; endLine: number }>(item: T, by: number): T => ({
   ...item,
   line: item.line + by,
   endLine: item.endLine + by,
 });
 
 /** A function entry in its context, its lines moved by `by` (a new object: entries are not shared). */
-function placeFunction(
+export function placeFunction(
   entry: FunctionEntry,
   context: Context & Pick<FunctionEntry, "kind">,
   by: number,
@@ -265,7 +276,7 @@ function placeFunction(
 }
 
 /** A class entry in its context, its lines moved by `by` (a new object). */
-function placeClass(entry: ClassEntry, context: Context, by: number): ClassEntry {
+export function placeClass(entry: ClassEntry, context: Context, by: number): ClassEntry {
   return {
     qualifiedName: context.qualifiedName,
     name: entry.name,

@@ -1,0 +1,102 @@
+/**
+ * spliceReport on small modules, edit by edit: where it applies, its report is the fresh
+ * analysis's, byte for byte; where a kept statement would be read wrong, it declines (null) and
+ * the caller analyzes the whole file. analysis-reuse.test.ts does the same on real files.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { analyzeDecoded, analyzeDecodedCached, analyzePython, decodePythonText } from "./ast-report";
+import { parsePythonEdited } from "./python-parser";
+import { ReportCache } from "./report-cache";
+import { extentOf, spliceReport, topLevelStatements } from "./report-splice";
+
+const ORIGINAL = `"""The module."""
+import os
+
+LIMIT = 3; NAME = "x"
+
+
+def helper(a, b=1):
+    return a + b
+
+
+class Store:
+    size = 1
+
+    def get(self, key):
+        return key
+
+    def put(self, key, value):
+        pass
+
+
+if os.name == "nt":
+    def native():
+        return 1
+`;
+
+/** The spliced report (or null) and whether it equals a fresh analysis of `edited`. */
+async function splice(edited: string) {
+  const cache = new ReportCache();
+  const original = decodePythonText(ORIGINAL);
+  const base = await analyzeDecodedCached(original, cache);
+  const parsed = cache.tree(ReportCache.keyOf(original))!;
+  const tree = await parsePythonEdited(edited, parsed);
+  try {
+    const spliced = spliceReport({
+      base,
+      baseText: ORIGINAL,
+      baseStatements: topLevelStatements(parsed.tree).map(extentOf),
+      text: edited,
+      tree,
+      memo: cache.definitions,
+    });
+    const fresh: Record<string, unknown> = { ...(await analyzeDecoded(decodePythonText(edited))) };
+    for (const key of ["parses", "errors", "structureErrors", "encodingError", "hasBom"]) delete fresh[key];
+    // Through the cache, the report an edit gets (spliced or not) is the fresh one too.
+    const reused = await analyzeDecoded(decodePythonText(edited), { cache, baseKey: ReportCache.keyOf(original) });
+    expect(JSON.stringify(reused)).toBe(JSON.stringify(await analyzeDecoded(decodePythonText(edited))));
+    return { spliced, same: JSON.stringify(spliced) === JSON.stringify(fresh) };
+  } finally {
+    tree.delete();
+  }
+}
+
+const replaced = (from: string, to: string) => {
+  expect(ORIGINAL).toContain(from);
+  return ORIGINAL.replace(from, to);
+};
+
+describe("spliceReport", () => {
+  beforeAll(() => analyzePython("x = 1\n"), 60_000);
+
+  it.each([
+    ["a method's body changed", replaced("        return key", "        return key * 2")],
+    ["a function added between two", replaced("\n\nclass Store:", "\n\ndef extra():\n    pass\n\n\nclass Store:")],
+    ["lines added above later definitions", replaced("import os\n", "import os\nimport sys\nimport re\n")],
+    ["a definition removed", replaced("def helper(a, b=1):\n    return a + b\n", "")],
+    [
+      "a redefinition before a definition (its occurrence is 2 now)",
+      replaced("class Store:", "def get():\n    pass\n\n\nclass Store:"),
+    ],
+    ["an else added to a block with a definition", `${ORIGINAL}else:\n    def native():\n        return 2\n`],
+    ["a class attribute changed", replaced("    size = 1", "    size = 2")],
+    ["a comment at the end", `${ORIGINAL}# edited\n`],
+    // Both statements of the row are analyzed: the import moved along it.
+    ["a statement put before another on its row", replaced("import os", "x = 1; import os")],
+  ])("%s: spliced, the fresh report", async (_, edited) => {
+    const { spliced, same } = await splice(edited);
+    expect(spliced).not.toBeNull();
+    expect(same).toBe(true);
+  });
+
+  it.each([
+    ["the docstring (the first statement) changed", replaced('"""The module."""', '"""Another."""')],
+    ["a statement put before the docstring", `import sys\n${ORIGINAL}`],
+    ["the second of two statements on a row changed", replaced('NAME = "x"', 'NAME = "y"')],
+    ["the first of two statements on a row changed", replaced("LIMIT = 3;", "LIMIT = 4;")],
+    ["an edit that does not parse", replaced("    return a + b", "    return a +")],
+  ])("%s: declined (analyzed whole)", async (_, edited) => {
+    const { spliced } = await splice(edited);
+    expect(spliced).toBeNull();
+  });
+});
