@@ -130,8 +130,7 @@ export async function analyzeDecodedCached(decoded: DecodedSource, cache: Report
  * report, made sooner. The original is analyzed through `cache` (kept there for every run that
  * starts from it); the edit is then parsed from its tree, reuses its definitions, and CPython
  * compiles only the chunk the edit changed (compile-edit.ts), and the top-level statements the
- * edit did not touch keep the original's entries (report-splice.ts). CPython's verdict is asked
- * for first, answered while the original is analyzed.
+ * edit did not touch keep the original's entries (report-splice.ts).
  */
 export async function analyzeEdit(
   decoded: DecodedSource,
@@ -140,9 +139,14 @@ export async function analyzeEdit(
 ): Promise<AstReport> {
   const baseKey = ReportCache.keyOf(original);
   if (ReportCache.keyOf(decoded) === baseKey) return analyzeDecodedCached(original, cache);
-  const compiled = compileCheckEdited(decoded.text, cache.compiledBase(baseKey) ?? null);
-  compiled.catch(() => {}); // awaited below, unless the original fails first
+  // By its changed chunk, against the original's compiled base: asked for at once when the
+  // original was analyzed before, else once it is (the whole edit compiled beside the whole
+  // original would take CPython as long again, and the original's analysis waits for both).
+  const known = cache.compiledBase(baseKey);
+  let compiled = known ? compileCheckEdited(decoded.text, known) : null;
+  compiled?.catch(() => {}); // awaited below, unless the original fails first
   await analyzeDecodedCached(original, cache);
+  compiled ??= compileCheckEdited(decoded.text, cache.compiledBase(baseKey) ?? null);
   return analyzeDecoded(decoded, { cache, baseKey, compiled });
 }
 
