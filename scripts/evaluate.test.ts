@@ -76,7 +76,8 @@ describe("evaluate CLI", () => {
     expect(Object.keys(report.files).length).toBeGreaterThan(0);
     expect(Object.values(report.files).every((f) => f.parses)).toBe(true);
     expect(JSON.parse((await evaluate(["--json"])).out)).toMatchObject({ evaluated: 0 });
-  });
+    // The first test starts the grammar and the CPython helper: over 5 s on a loaded machine.
+  }, 30_000);
 
   it("asks the LLM judge through the Gemini protocol (local scripted model) and reuses cached answers", async () => {
     const first = await evaluate(["--judge", "gemini", "--mock", "--json"]);

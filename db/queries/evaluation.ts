@@ -270,5 +270,10 @@ export function evaluationStore(db: Db): EvaluationStore {
     load: (runId) => loadEvaluationInput(db, runId, instances),
     hasArtifact: (runId, path) => hasArtifact(db, runId, path),
     save: (runId, verdicts, artifacts) => saveJudgedVerdicts(db, runId, verdicts, artifacts),
+    saveBatch: (runs) =>
+      saveEvaluations(
+        db,
+        runs.map(({ runId, verdicts, artifacts }) => ({ runId, entries: verdicts, artifacts })),
+      ),
   };
 }

@@ -70,6 +70,37 @@ describe("evaluateRuns", () => {
     expect([...saved.keys()]).toEqual(["a", "c"]);
   });
 
+  it("stores runs in batches where the store can, one by one when a batch fails", async () => {
+    const { store, saved } = memoryStore(["a", "b", "bad", "c"]);
+    const batches: string[][] = [];
+    store.saveBatch = (runs) => {
+      batches.push(runs.map((r) => r.runId));
+      if (runs.some((r) => r.runId === "bad")) throw new Error("the batch fails");
+      for (const r of runs) store.save(r.runId, r.verdicts, r.artifacts);
+    };
+    const save = store.save;
+    store.save = (runId, verdicts, artifacts) => {
+      if (runId === "bad") throw new Error("cannot store bad");
+      save(runId, verdicts, artifacts);
+    };
+    const judge: RunJudge = {
+      label: "test judge",
+      judgeIdByMetric: new Map([["syntax", 1]]),
+      judge: async () => [verdict("syntax", "violated", "")],
+      close: async () => {},
+    };
+    const ended: string[] = [];
+    const result = await evaluateRuns(store, judge, ["a", "b"], { concurrency: 2, onRun: (id) => ended.push(id) });
+    expect(result).toMatchObject({ evaluated: 2, failures: [] });
+    expect(batches).toEqual([["a", "b"]]);
+    expect(ended.sort()).toEqual(["a", "b"]);
+
+    const second = await evaluateRuns(store, judge, ["bad", "c"], { concurrency: 1 });
+    expect(second.failures).toEqual([{ runId: "bad", error: "cannot store bad" }]);
+    expect(second.violations).toEqual(new Map([["syntax", 1]]));
+    expect([...saved.keys()].sort()).toEqual(["a", "b", "c"]);
+  });
+
   it("fails a run whose judge scores a metric it has no judge row for, storing nothing", async () => {
     const { store, saved } = memoryStore(["a"]);
     const judge: RunJudge = {

