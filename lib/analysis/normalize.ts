@@ -414,6 +414,7 @@ function visit(
   source: string,
   type: string = node.type,
   parent?: { node: Node; type: string },
+  end?: number,
 ): void {
   if (isSkippedType(type)) return;
   if (type === "block") {
@@ -428,7 +429,9 @@ function visit(
   }
   if (LINE_STARTERS.has(type)) writer.line(depth);
   if (type === "string" || type === "concatenated_string") return writer.token(stringToken(node, source));
-  if (type === "integer" || type === "float") return writer.token(numberToken(node.text));
+  // A node's text is its source's slice (node.text would ask WebAssembly for its end once more).
+  const text = () => source.slice(node.startIndex, end ?? node.endIndex);
+  if (type === "integer" || type === "float") return writer.token(numberToken(text()));
   if (type === "argument_list") {
     const generator = soleGenerator(node);
     if (generator) return visit(generator, depth, writer, source);
@@ -439,21 +442,23 @@ function visit(
   if (children.length === 0) {
     const parentNode = parent ? parent.node : node.parent;
     const [left, right] = glueOf(type, parentNode, parent ? parent.type : (parentNode?.type ?? ""));
-    return writer.token(node.text, left, right);
+    return writer.token(text(), left, right);
   }
   const dropParens = (type === "parenthesized_expression" && isRedundantParen(node)) || isBareableTuple(node);
   let cursor = node.startIndex;
   children.forEach((child, i) => {
     if (!child) return;
     if (child.startIndex > cursor) gapTokens(source.slice(cursor, child.startIndex), writer);
-    cursor = Math.max(cursor, child.endIndex);
+    const childEnd = child.endIndex;
+    cursor = Math.max(cursor, childEnd);
     const childType = child.type;
     if (isSkippedType(childType)) return;
     if (childType === "," && isDroppableTrailingComma(node, children, i)) return;
     if ((dropParens || type === "import_from_statement") && (childType === "(" || childType === ")")) return;
-    visit(child, depth, writer, source, childType, { node, type });
+    visit(child, depth, writer, source, childType, { node, type }, childEnd);
   });
-  if (node.endIndex > cursor) gapTokens(source.slice(cursor, node.endIndex), writer);
+  const nodeEnd = end ?? node.endIndex;
+  if (nodeEnd > cursor) gapTokens(source.slice(cursor, nodeEnd), writer);
 }
 
 /** Text a node covers but none of its children do (rare: parts of format specs, error recovery). */

@@ -28,6 +28,9 @@ const TREE_LIMITS: LruLimits = { entries: 32, bytes: 64 * 1024 * 1024 };
 /** A rough bound of a tree's size per character of its source. */
 const TREE_BYTES_PER_CHARACTER = 16;
 
+/** ReportCache.keyOf's answers, by source object (decoded sources are never changed). */
+const sourceKeys = new WeakMap<DecodedSource, string>();
+
 export class ReportCache {
   private readonly reports: LruCache<AstReport>;
   /**
@@ -70,11 +73,18 @@ export class ReportCache {
     if (!this.trees.set(key, parsed, TREE_BYTES_PER_CHARACTER * parsed.text.length)) parsed.tree.delete();
   }
 
-  /** The key of a decoded source: its text and what decoding found (a BOM, an encoding error). */
+  /**
+   * The key of a decoded source: its text and what decoding found (a BOM, an encoding error).
+   * Kept per source object: a pair's two sources are keyed several times on their way through.
+   */
   static keyOf(decoded: DecodedSource): string {
+    const known = sourceKeys.get(decoded);
+    if (known !== undefined) return known;
     const hash = createHash("sha256").update(decoded.text).digest("hex");
     const encoding = decoded.encodingError ? `e${decoded.encodingError.offset}` : "";
-    return `${decoded.hasBom ? "b" : ""}${encoding}:${hash}`;
+    const key = `${decoded.hasBom ? "b" : ""}${encoding}:${hash}`;
+    sourceKeys.set(decoded, key);
+    return key;
   }
 
   get(key: string): AstReport | undefined {
