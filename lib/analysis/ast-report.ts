@@ -247,5 +247,6 @@ export interface Reuse {
 function spliceBaseOf(cache: ReportCache, baseKey: string, base: ParsedSource) {
   const report = cache.get(baseKey);
   if (!report) return null;
-  return { base: report, baseText: base.text, baseStatements: topLevelStatements(base.tree).map(extentOf) };
+  base.statements ??= topLevelStatements(base.tree).map(extentOf);
+  return { base: report, baseText: base.text, baseStatements: base.statements };
 }

@@ -430,8 +430,7 @@ function visit(
   if (LINE_STARTERS.has(type)) writer.line(depth);
   if (type === "string" || type === "concatenated_string") return writer.token(stringToken(node, source));
   // A node's text is its source's slice (node.text would ask WebAssembly for its end once more).
-  const text = () => source.slice(node.startIndex, end ?? node.endIndex);
-  if (type === "integer" || type === "float") return writer.token(numberToken(text()));
+  if (type === "integer" || type === "float") return writer.token(numberToken(textOf(node, source, end)));
   if (type === "argument_list") {
     const generator = soleGenerator(node);
     if (generator) return visit(generator, depth, writer, source);
@@ -442,7 +441,7 @@ function visit(
   if (children.length === 0) {
     const parentNode = parent ? parent.node : node.parent;
     const [left, right] = glueOf(type, parentNode, parent ? parent.type : (parentNode?.type ?? ""));
-    return writer.token(text(), left, right);
+    return writer.token(textOf(node, source, end), left, right);
   }
   const dropParens = (type === "parenthesized_expression" && isRedundantParen(node)) || isBareableTuple(node);
   let cursor = node.startIndex;
@@ -459,6 +458,11 @@ function visit(
   });
   const nodeEnd = end ?? node.endIndex;
   if (nodeEnd > cursor) gapTokens(source.slice(cursor, nodeEnd), writer);
+}
+
+/** A node's text: its source's slice, to `end` when the caller read it already. */
+function textOf(node: Node, source: string, end: number | undefined): string {
+  return source.slice(node.startIndex, end ?? node.endIndex);
 }
 
 /** Text a node covers but none of its children do (rare: parts of format specs, error recovery). */

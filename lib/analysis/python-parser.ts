@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Edit, Language, Parser, type Node, type Point, type Tree } from "web-tree-sitter";
+import type { StatementExtent } from "./report-splice";
 
 let parserPromise: Promise<Parser> | null = null;
 let wasmDir: string | null = null;
@@ -62,6 +63,8 @@ export async function parsePython(source: string): Promise<Tree> {
 export interface ParsedSource {
   text: string;
   tree: Tree;
+  /** Its top-level statements (report-splice.ts), once an edit of it asked for them. */
+  statements?: readonly StatementExtent[];
 }
 
 /**
