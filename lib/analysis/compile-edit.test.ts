@@ -12,7 +12,7 @@ import { describeWithTestData } from "@/lib/test-support/test-data";
 import { changedChunk, compileCheckEdited, compiledBaseOf, type CompiledBase } from "./compile-edit";
 import { compileCheck, stopCompileHelper } from "./cpython-check";
 import { parsePython } from "./python-parser";
-import { pythonFilesOf } from "./test-support";
+import { pythonFilesOf, randomEdits } from "./test-support";
 
 // The helper's first start (bubblewrap probe included) can take seconds on a loaded machine.
 beforeAll(async () => {
@@ -30,102 +30,12 @@ async function baseOf(text: string): Promise<CompiledBase | null> {
   }
 }
 
-/** Lines an edit puts in: valid and invalid at module level and inside a block. */
-const PALETTE = [
-  "# a comment",
-  "",
-  "x = 1",
-  "    x = 1",
-  "\tx = 1",
-  "        return x",
-  "return 1",
-  "yield 2",
-  "await z",
-  "break",
-  "global g",
-  "x = 1; global x",
-  "    global g",
-  "nonlocal q",
-  "from __future__ import annotations",
-  "from os import *",
-  "def f(:",
-  "def g(a, a): pass",
-  "y = (",
-  ")",
-  "]",
-  "'''",
-  's = """',
-  "x = 1 + \\",
-  "\\",
-  "if x:",
-  "else:",
-  "    pass",
-  "class C: pass",
-  "print 'x'",
-  "async = 1",
-  "f() = 1",
-  "del f()",
-  "0777",
-  "lambda: (yield)",
-  "@decorator",
-  "x: int = 'a'",
-];
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `count` edits of `text`, each of one kind at one place. */
-function editsOf(text: string, count: number, seed: number): string[] {
-  const next = random(seed);
-  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
-  const lines = text.split("\n");
-  const edits: string[] = [`${text}# appended\n`];
-  for (let k = 0; k < count; k++) {
-    const at = Math.floor(next() * lines.length);
-    const copy = [...lines];
-    const indent = /^[ \t]*/.exec(lines[at] ?? "")![0];
-    switch (Math.floor(next() * 7)) {
-      case 0:
-        copy.splice(at, 0, pick(PALETTE));
-        break;
-      case 1:
-        copy.splice(at, 0, indent + pick(PALETTE).trimStart());
-        break;
-      case 2:
-        copy[at] = indent + pick(PALETTE).trimStart();
-        break;
-      case 3:
-        copy.splice(at, 1 + Math.floor(next() * 4));
-        break;
-      case 4:
-        copy[at] = `  ${copy[at] ?? ""}`;
-        break;
-      case 5:
-        copy[at] = `${copy[at] ?? ""} \\`;
-        break;
-      default:
-        copy.splice(at, 0, ...lines.slice(at, at + 1 + Math.floor(next() * 6)));
-        break;
-    }
-    edits.push(copy.join("\n"));
-  }
-  return edits;
-}
-
 /** Every edit's verdict by chunk equals the whole file's; returns how many were settled by a chunk. */
 async function checkFile(text: string, edits: number, seed: number): Promise<{ edits: number; chunked: number }> {
   const base = await baseOf(text);
   if (!base) return { edits: 0, chunked: 0 };
   let chunked = 0;
-  const all = editsOf(text, edits, seed);
+  const all = randomEdits(text, edits, seed);
   for (const edited of all) {
     const chunk = changedChunk(base, edited);
     if (chunk !== null && (await compileCheck(chunk)).ok) chunked++;

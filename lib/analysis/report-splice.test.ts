@@ -3,11 +3,15 @@
  * analysis's, byte for byte; where a kept statement would be read wrong, it declines (null) and
  * the caller analyzes the whole file. analysis-reuse.test.ts does the same on real files.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { describeWithTestData } from "@/lib/test-support/test-data";
 import { analyzeDecoded, analyzeDecodedCached, analyzePython, decodePythonText } from "./ast-report";
 import { parsePythonEdited } from "./python-parser";
 import { ReportCache } from "./report-cache";
 import { extentOf, spliceReport, topLevelStatements } from "./report-splice";
+import { pythonFilesOf, randomEdits } from "./test-support";
 
 const ORIGINAL = `"""The module."""
 import os
@@ -100,3 +104,55 @@ describe("spliceReport", () => {
     expect(spliced).toBeNull();
   });
 });
+
+/**
+ * Every file of `dir` under random edits (test-support.ts's, the Syntax chunk's test's): the report
+ * an edit gets through the cache (spliced where it can be) is the fresh analysis's, byte for byte,
+ * and many of them were spliced (the test is not only of the fallback).
+ */
+async function checkFiles(dir: string, edits: number, seed: number): Promise<void> {
+  let total = 0;
+  let spliced = 0;
+  for (const [i, file] of pythonFilesOf(dir).entries()) {
+    const text = decodePythonText(fs.readFileSync(path.join(dir, file), "utf8")).text;
+    const cache = new ReportCache();
+    const original = decodePythonText(text);
+    const base = await analyzeDecodedCached(original, cache);
+    const key = ReportCache.keyOf(original);
+    for (const edited of randomEdits(text, edits, seed + i)) {
+      const parsed = cache.tree(key);
+      if (parsed) {
+        const tree = await parsePythonEdited(edited, parsed);
+        const baseStatements = topLevelStatements(parsed.tree).map(extentOf);
+        const made = spliceReport({
+          base,
+          baseText: text,
+          baseStatements,
+          text: edited,
+          tree,
+          memo: cache.definitions,
+        });
+        tree.delete();
+        if (made) spliced++;
+      }
+      total++;
+      const decoded = decodePythonText(edited);
+      const reused = await analyzeDecoded(decoded, { cache, baseKey: key });
+      expect(JSON.stringify(reused), `${file}, edit:\n${edited}`).toBe(JSON.stringify(await analyzeDecoded(decoded)));
+    }
+  }
+  expect(total).toBeGreaterThan(500);
+  expect(spliced / total).toBeGreaterThan(0.2);
+}
+
+describe("spliced reports under random edits, on the sample corpus", () => {
+  it("under 6 edits of every file", () => checkFiles("data/sample-corpus/Source_Code", 6, 3000), 180_000);
+});
+
+describeWithTestData(
+  "spliced reports under random edits, on the DevEval repositories",
+  "deveval/Source_Code",
+  (dir) => {
+    it("under 12 edits of every file", () => checkFiles(dir, 12, 4000), 180_000);
+  },
+);

@@ -26,3 +26,96 @@ export function pythonFilesOf(dir: string): string[] {
     .filter((f) => fs.readFileSync(path.join(dir, f), "utf8").split("\n").length <= 2000)
     .sort();
 }
+
+/** Lines an edit puts in: valid and invalid at module level and inside a block. */
+const PALETTE = [
+  "# a comment",
+  "",
+  "x = 1",
+  "    x = 1",
+  "\tx = 1",
+  "        return x",
+  "return 1",
+  "yield 2",
+  "await z",
+  "break",
+  "global g",
+  "x = 1; global x",
+  "    global g",
+  "nonlocal q",
+  "from __future__ import annotations",
+  "from os import *",
+  "def f(:",
+  "def g(a, a): pass",
+  "y = (",
+  ")",
+  "]",
+  "'''",
+  's = """',
+  "x = 1 + \\",
+  "\\",
+  "if x:",
+  "else:",
+  "    pass",
+  "class C: pass",
+  "print 'x'",
+  "async = 1",
+  "f() = 1",
+  "del f()",
+  "0777",
+  "lambda: (yield)",
+  "@decorator",
+  "x: int = 'a'",
+];
+
+/** A deterministic generator (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `count` edits of `text`, each of one kind at one place (lines inserted, re-indented, replaced,
+ * deleted, indented, continued, duplicated), and `text` with a line appended; deterministic by `seed`.
+ */
+export function randomEdits(text: string, count: number, seed: number): string[] {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const lines = text.split("\n");
+  const edits: string[] = [`${text}# appended\n`];
+  for (let k = 0; k < count; k++) {
+    const at = Math.floor(next() * lines.length);
+    const copy = [...lines];
+    const indent = /^[ \t]*/.exec(lines[at] ?? "")![0];
+    switch (Math.floor(next() * 7)) {
+      case 0:
+        copy.splice(at, 0, pick(PALETTE));
+        break;
+      case 1:
+        copy.splice(at, 0, indent + pick(PALETTE).trimStart());
+        break;
+      case 2:
+        copy[at] = indent + pick(PALETTE).trimStart();
+        break;
+      case 3:
+        copy.splice(at, 1 + Math.floor(next() * 4));
+        break;
+      case 4:
+        copy[at] = `  ${copy[at] ?? ""}`;
+        break;
+      case 5:
+        copy[at] = `${copy[at] ?? ""} \\`;
+        break;
+      default:
+        copy.splice(at, 0, ...lines.slice(at, at + 1 + Math.floor(next() * 6)));
+        break;
+    }
+    edits.push(copy.join("\n"));
+  }
+  return edits;
+}
