@@ -13,7 +13,8 @@ import { OverviewTableView } from "@/components/tables/overview-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { CATALOG_FAMILY_IDS, CATALOG_SUBTASKS, FAMILY_LABELS } from "@/lib/benchmark/subtasks";
 import { prepareMetricChart } from "@/lib/dashboard/overview";
-import { OverviewParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
+import { toQueryString } from "@/lib/dashboard/query-string";
+import { OverviewParamsSchema, parseParams, type SearchParams } from "@/lib/dashboard/params";
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
