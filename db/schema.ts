@@ -6,7 +6,8 @@
  * Times are UTC ISO-8601 strings (`2026-12-02T10:00:00.000Z`), which sort as text.
  * JSON columns hold values validated by the zod schemas in `lib/`.
  */
-import type { Mitigation, MitigationPlan } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
+import type { MitigationPlan } from "@/lib/codekit/mitigation";
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CapturedEvidence, RunSource } from "@/lib/bundle/schema";
@@ -124,7 +125,7 @@ export const agentConfigs = sqliteTable("agent_configs", {
   guidelines: text("guidelines"),
   limits: text("limits", { mode: "json" }).notNull(),
   options: text("options", { mode: "json" }).notNull(),
-  /** The mitigation arm (lib/codekit/mitigation.ts): `options.mitigation`, `none` when absent. */
+  /** The mitigation arm (lib/codekit/arms.ts): `options.mitigation`, `none` when absent. */
   mitigation: text("mitigation").$type<Mitigation>().notNull().default("none"),
   createdAt: createdAt(),
 });

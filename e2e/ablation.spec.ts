@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { MITIGATIONS } from "@/lib/codekit/mitigation";
+import { MITIGATIONS } from "@/lib/codekit/arms";
 import { E2E_DB } from "../playwright.config";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { queryAll, REAL_ABLATION_BENCHMARK } from "./db";

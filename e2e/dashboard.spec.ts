@@ -59,6 +59,8 @@ test("overview -> compare -> runs (filter, sort, page, search) -> run detail, al
   await expect(
     page.getByTestId("chart-rates-by-framework").locator(".recharts-wrapper > svg.recharts-surface"),
   ).toBeVisible();
+  // So are the family tables after the first (the first is in the page's HTML).
+  await expect(page.getByTestId("overview-table-system_interaction")).toBeVisible();
   await screenshot(page, testInfo, "overview");
   const [svgDownload] = await Promise.all([
     page.waitForEvent("download"),

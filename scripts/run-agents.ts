@@ -15,7 +15,7 @@ import type { Db } from "@/db/client";
 import { planRuns, runBatchStore, type RunPlanRequest } from "@/db/queries/run-plan";
 import { agentConfigId } from "@/db/queries/run-import";
 import { createDbJudgeCache } from "@/db/queries/judge-cache";
-import { MITIGATIONS } from "@/lib/codekit/mitigation";
+import { MITIGATIONS } from "@/lib/codekit/arms";
 import { agentSpecOf } from "@/lib/agents/agent-file";
 import { AGENT_FRAMEWORKS, PROVIDERS, providerFor } from "@/lib/agents/agent-spec";
 import { SUBTASK_IDS } from "@/lib/benchmark/subtasks";

@@ -8,9 +8,10 @@ import { ExportLinks } from "@/components/dashboard/export-links";
 import { FilterBar } from "@/components/dashboard/filter-bar";
 import { AblationTable, PublishedReference, ToolUseTable } from "@/components/tables/ablation-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { MITIGATION_LABELS } from "@/lib/codekit/mitigation";
+import { MITIGATION_LABELS } from "@/lib/codekit/arms";
 import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
-import { AblationParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
+import { toQueryString } from "@/lib/dashboard/query-string";
+import { AblationParamsSchema, parseParams, type SearchParams } from "@/lib/dashboard/params";
 
 export default async function AblationPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();

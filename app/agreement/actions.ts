@@ -8,7 +8,7 @@ import { authorize } from "@/app/session";
 import { STRATUM_FIELDS } from "@/lib/agreement/study-schema";
 import { parseInput } from "@/lib/agreement/validate";
 import { runAction, type ActionResult } from "@/lib/errors/action-result";
-import { MetricIdSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema } from "@/lib/metrics/schema";
 
 async function adminAction(run: (userId: number) => ActionResult): Promise<ActionResult> {
   return runAction("agreement action", async () => run((await authorize(["admin"])).id));

@@ -6,7 +6,7 @@ import { authorize } from "@/app/session";
 import { HumanLabelSchema, RATIONALE_MAX } from "@/lib/agreement/study-schema";
 import { parseInput } from "@/lib/agreement/validate";
 import { runAction } from "@/lib/errors/action-result";
-import { MetricIdSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema } from "@/lib/metrics/schema";
 import type { LabelActionResult } from "@/lib/agreement/study-types";
 
 const ItemSchema = z.strictObject({

@@ -10,7 +10,8 @@ import { benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { CompareTable, DifferingInstances } from "@/components/tables/compare-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { withArm } from "@/lib/dashboard/format";
-import { CompareParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
+import { toQueryString } from "@/lib/dashboard/query-string";
+import { CompareParamsSchema, parseParams, type SearchParams } from "@/lib/dashboard/params";
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();

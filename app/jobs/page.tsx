@@ -12,7 +12,7 @@ import { EmptyState } from "@/components/ui/states";
 import { SUBTASKS } from "@/lib/benchmark/subtasks";
 import { BUILTIN_FRAMEWORKS } from "@/lib/agents/builtin";
 import { AGENT_CLI_NAMES } from "@/lib/agents/external";
-import { MITIGATION_LABELS, MITIGATIONS } from "@/lib/codekit/mitigation";
+import { MITIGATION_LABELS, MITIGATIONS } from "@/lib/codekit/arms";
 import { loadEnv } from "@/lib/config/env";
 import { availableJudges } from "@/lib/judge/llm/judge-definitions";
 import { currentUser, requireReader } from "../session";

@@ -9,11 +9,12 @@ import { LazyMetricBarChart } from "@/components/charts/lazy-metric-bar-chart";
 import { FilterBar } from "@/components/dashboard/filter-bar";
 import { armField, benchmarkField, judgeField } from "@/lib/dashboard/filter-fields";
 import { ExportLinks } from "@/components/dashboard/export-links";
-import { OverviewTableView } from "@/components/tables/overview-table";
+import { LazyOverviewTableView, OverviewTableView } from "@/components/tables/overview-table";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { CATALOG_FAMILY_IDS, CATALOG_SUBTASKS, FAMILY_LABELS } from "@/lib/benchmark/subtasks";
 import { prepareMetricChart } from "@/lib/dashboard/overview";
-import { OverviewParamsSchema, parseParams, toQueryString, type SearchParams } from "@/lib/dashboard/params";
+import { toQueryString } from "@/lib/dashboard/query-string";
+import { OverviewParamsSchema, parseParams, type SearchParams } from "@/lib/dashboard/params";
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
@@ -102,9 +103,13 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       ) : (
         <>
           <ExportLinks table="overview" query={query} />
-          {tables.map((table) => (
-            <OverviewTableView key={table.family} table={table} />
-          ))}
+          {tables.map((table, i) =>
+            i === 0 ? (
+              <OverviewTableView key={table.family} table={table} />
+            ) : (
+              <LazyOverviewTableView key={table.family} table={table} />
+            ),
+          )}
           <div className="charts">
             <LazyMetricBarChart
               title="Violation rate by framework"

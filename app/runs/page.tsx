@@ -12,7 +12,8 @@ import { runsTotalText } from "@/lib/dashboard/format";
 import { RunsBrowser } from "@/components/tables/runs-browser";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { CATALOG_SUBTASKS } from "@/lib/benchmark/subtasks";
-import { firstValues, parseParams, RunsParamsSchema, toQueryString, type SearchParams } from "@/lib/dashboard/params";
+import { toQueryString } from "@/lib/dashboard/query-string";
+import { firstValues, parseParams, RunsParamsSchema, type SearchParams } from "@/lib/dashboard/params";
 import { METRICS } from "@/lib/metrics/catalog";
 
 const ALL = (label: string) => ({ value: "", label });

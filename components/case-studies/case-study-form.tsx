@@ -1,6 +1,6 @@
 "use client";
 import { useId, type Ref } from "react";
-import { NOTE_MAX, splitTags, tagProblem, TITLE_MAX, type CaseStudyFieldErrors } from "@/lib/case-studies/schema";
+import { NOTE_MAX, splitTags, tagProblem, TITLE_MAX, type CaseStudyFieldErrors } from "@/lib/case-studies/fields";
 import styles from "./case-studies.module.css";
 
 export interface CaseStudyValues {

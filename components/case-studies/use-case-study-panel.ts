@@ -9,7 +9,7 @@ import {
   type KeyboardEvent,
   type RefObject,
 } from "react";
-import { CASE_STUDY_FIELDS, type CaseStudyField, type CaseStudyFieldErrors } from "@/lib/case-studies/schema";
+import { CASE_STUDY_FIELDS, type CaseStudyField, type CaseStudyFieldErrors } from "@/lib/case-studies/fields";
 import type { CaseStudy } from "@/lib/case-studies/types";
 import type { ActionResult } from "@/lib/errors/action-result";
 import type { CaseStudyValues } from "./case-study-form";

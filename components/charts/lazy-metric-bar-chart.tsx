@@ -19,7 +19,7 @@ const LoadedMetricBarChart = dynamic(() => import("./metric-bar-chart").then((m)
  */
 export function LazyMetricBarChart(props: ComponentProps<typeof MetricBarChart>) {
   return (
-    <WhenVisible minHeight={CHART_HEIGHT}>
+    <WhenVisible minHeight={CHART_HEIGHT} className="chart" testId="chart-placeholder">
       <LoadedMetricBarChart {...props} />
     </WhenVisible>
   );

@@ -3,16 +3,21 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 
 /**
  * Renders `children` once their place comes near the viewport (within `margin`), a box of
- * `minHeight` until then: a chart below the tables costs the page nothing (no module loaded, no
- * render) until the reader scrolls towards it. Without IntersectionObserver, at once.
+ * `minHeight` (styled by `className`, found by `testId`) until then: a chart or a table below the
+ * first screen costs the page nothing (no module loaded, no render) until the reader scrolls
+ * towards it. Without IntersectionObserver, at once.
  */
 export function WhenVisible({
   children,
   minHeight,
+  className,
+  testId,
   margin = "400px",
 }: {
   children: ReactNode;
   minHeight: number;
+  className: string;
+  testId: string;
   margin?: string;
 }) {
   const place = useRef<HTMLDivElement>(null);
@@ -33,5 +38,5 @@ export function WhenVisible({
     return () => observer.disconnect();
   }, [margin]);
   if (visible) return <>{children}</>;
-  return <div ref={place} className="chart" style={{ minHeight }} data-testid="chart-placeholder" />;
+  return <div ref={place} className={className} style={{ minHeight }} data-testid={testId} />;
 }

@@ -1,4 +1,4 @@
-import { toQueryString } from "@/lib/dashboard/params";
+import { toQueryString } from "@/lib/dashboard/query-string";
 
 /** CSV and JSON downloads of what the page's table shows, with the same filters. */
 export function ExportLinks({ table, query }: { table: string; query: Record<string, string | number | undefined> }) {

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from "react";
 import { anchorId, type RunAnchor } from "@/lib/runs/anchors";
 import { languageOf } from "@/lib/runs/file-content";
-import { FileDiffContentSchema, type FileDiffContent } from "@/lib/runs/schema";
+import type { FileDiffContent } from "@/lib/runs/schema";
 import type { ChangedFile } from "@/lib/runs/types";
 import { AnchorLink } from "../trajectory/anchor-link";
 import { useRunAnchor } from "../trajectory/run-navigation";
@@ -36,6 +36,8 @@ function useDeferredContent(runId: string, file: ChangedFile, wanted: boolean): 
           const message = (body as { error?: string }).error ?? `the server answered ${response.status}`;
           throw new Error(message);
         }
+        // The schema (and zod with it) loads with the first fetched diff, not with the run page.
+        const { FileDiffContentSchema } = await import("@/lib/runs/schema");
         setLoaded({ state: "done", content: FileDiffContentSchema.parse(body) });
       })
       .catch((error: unknown) => {

@@ -20,7 +20,7 @@ export function JobForms({
   agents: { builtin: string[]; clis: string[] };
   /** `rule` and the LLM judge definitions (lib/judge/llm/judge-definitions.ts). */
   judges: { id: string; label: string }[];
-  /** The mitigation arms (lib/codekit/mitigation.ts), handed over so zod stays out of this page's bundle. */
+  /** The mitigation arms (lib/codekit/arms.ts), handed over from the server page. */
   mitigations: { id: string; label: string }[];
   enqueueAction: EnqueueAction;
 }) {

@@ -1,4 +1,5 @@
-import { MITIGATION_LABELS, type GuardRecord, type MitigationPlan } from "@/lib/codekit/mitigation";
+import { MITIGATION_LABELS } from "@/lib/codekit/arms";
+import type { GuardRecord, MitigationPlan } from "@/lib/codekit/mitigation";
 import { METRICS } from "@/lib/metrics/catalog";
 import { formatCost, formatTokens } from "@/lib/util/format";
 

@@ -1,4 +1,5 @@
-import { CODEKIT_TOOL_NAMES, MITIGATION_LABELS } from "@/lib/codekit/mitigation";
+import { MITIGATION_LABELS } from "@/lib/codekit/arms";
+import { CODEKIT_TOOL_NAMES } from "@/lib/codekit/mitigation";
 import type { AblationArmRow, AblationTable as Table, ArmChange } from "@/lib/dashboard/ablation";
 import { PUBLISHED_ABLATION, PUBLISHED_ARMS } from "@/lib/dashboard/ablation-report";
 import { formatPercent, formatPValue } from "@/lib/dashboard/format";

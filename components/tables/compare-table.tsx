@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { Comparison } from "@/lib/dashboard/compare";
 import { formatPercent, formatPValue } from "@/lib/dashboard/format";
 import { METRICS } from "@/lib/metrics/catalog";
@@ -128,14 +127,16 @@ export function DifferingInstances({ comparison }: { comparison: Comparison }) {
               <td title={d.instanceId}>{d.instanceId}</td>
               <td>{d.onlyA.map((m) => LABEL.get(m)).join(", ") || "–"}</td>
               <td>{d.onlyB.map((m) => LABEL.get(m)).join(", ") || "–"}</td>
+              {/* Plain links, not next/link: up to 400 of them, and each Link is a client component the
+                  page must hydrate (and watch for prefetching) before it answers a click. */}
               <td>
-                <Link href={`/runs/${encodeURIComponent(d.runA)}`} data-testid="differing-run-a">
+                <a href={`/runs/${encodeURIComponent(d.runA)}`} data-testid="differing-run-a">
                   A
-                </Link>{" "}
-                ·{" "}
-                <Link href={`/runs/${encodeURIComponent(d.runB)}`} data-testid="differing-run-b">
+                </a>
+                {" · "}
+                <a href={`/runs/${encodeURIComponent(d.runB)}`} data-testid="differing-run-b">
                   B
-                </Link>
+                </a>
               </td>
             </tr>
           ))}

@@ -1,6 +1,14 @@
+"use client";
+/**
+ * Client components although they have no state of their own: a table after the first is drawn
+ * in the browser when the reader scrolls near it, and the page data carries each table as its
+ * numbers (about 30 kB a table at a million runs), where a server component's carried its
+ * rendered cells, every title twice (90 kB a table, on top of the same cells in the HTML).
+ */
 import { METRICS } from "@/lib/metrics/catalog";
 import type { OverviewTable, RateCell } from "@/lib/dashboard/overview";
 import { formatPercent, withArm } from "@/lib/dashboard/format";
+import { WhenVisible } from "@/components/charts/when-visible";
 
 function cellTitle(label: string, cell: RateCell, noun: string): string {
   if (cell.rate === null || cell.interval === null) return `${label}: no decided runs`;
@@ -21,11 +29,8 @@ function Cell({ label, cell, noun, tone }: { label: string; cell: RateCell; noun
       data-of={cell.of}
     >
       {cell.rate === null ? "–" : formatPercent(cell.rate)}
-      {cell.rate === null ? null : (
-        <span className="cell-count">
-          {cell.count}/{cell.of}
-        </span>
-      )}
+      {/* One text node, not three: the overview has hundreds of cells, each a share of the DOM to build and hydrate. */}
+      {cell.rate === null ? null : <span className="cell-count">{`${cell.count}/${cell.of}`}</span>}
     </td>
   );
 }
@@ -88,5 +93,21 @@ export function OverviewTableView({ table }: { table: OverviewTable }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** About the height of a table of `rows` rows (caption, header, two-line rows), held until it is drawn. */
+const tableHeight = (rows: number) => 70 + 41 * rows;
+
+/**
+ * A family table below the first: drawn when the reader scrolls near it. At a million runs the
+ * overview's three tables were 3,500 DOM nodes to parse and hydrate before the page answered a
+ * click, a third of its load time each; the first screen shows the first table alone.
+ */
+export function LazyOverviewTableView({ table }: { table: OverviewTable }) {
+  return (
+    <WhenVisible minHeight={tableHeight(table.rows.length)} className="table-wrap" testId="table-placeholder">
+      <OverviewTableView table={table} />
+    </WhenVisible>
   );
 }

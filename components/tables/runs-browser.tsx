@@ -11,7 +11,7 @@ import {
   type SortingState,
   type Updater,
 } from "@tanstack/react-table";
-import { RUN_PAGE_SIZES, RUN_SORT_COLUMNS, type RunSort } from "@/lib/dashboard/params";
+import { RUN_PAGE_SIZES, RUN_SORT_COLUMNS, type RunSort } from "@/lib/dashboard/run-list";
 import { withArm } from "@/lib/dashboard/format";
 import { METRICS, metricsInMask } from "@/lib/metrics/catalog";
 import type { RunListRow } from "@/lib/runs/types";

@@ -8,7 +8,8 @@
  */
 import { eq, inArray, sql } from "drizzle-orm";
 import type { AgentConfig } from "@/lib/bundle/schema";
-import { MITIGATIONS, type Mitigation, type MitigationPlan } from "@/lib/codekit/mitigation";
+import { MITIGATIONS, type Mitigation } from "@/lib/codekit/arms";
+import type { MitigationPlan } from "@/lib/codekit/mitigation";
 import { prepareAblation, type AblationRun, type AblationTable } from "@/lib/dashboard/ablation";
 import type { Db } from "../client";
 import * as t from "../schema";

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Mitigation } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
 import type { PairedRuns } from "@/lib/dashboard/compare";
 import type { Db } from "../client";
 import * as t from "../schema";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
-import type { Mitigation } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
 import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
 import { createDb, type Db } from "../client";
 import * as t from "../schema";

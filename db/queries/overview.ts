@@ -6,7 +6,7 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { EXTERNAL_BENCHMARK_SOURCE } from "./run-import";
 import type { CatalogFamilyId } from "@/lib/benchmark/subtasks";
-import { MITIGATIONS, type Mitigation } from "@/lib/codekit/mitigation";
+import { MITIGATIONS, type Mitigation } from "@/lib/codekit/arms";
 import type { OverviewGroup } from "@/lib/dashboard/overview";
 import { METRIC_IDS, METRICS, type MetricId } from "@/lib/metrics/catalog";
 import type { Db } from "../client";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseBundle } from "@/lib/bundle/parse";
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import { bundleFilesOf } from "@/lib/bundle/write";
-import type { Mitigation } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
 import { metricBit } from "@/lib/metrics/catalog";
 import { createDb, type Db } from "../client";
 import { ensureJudge, saveVerdicts } from "./verdicts";

@@ -4,8 +4,9 @@
  * over prompts and trajectories.
  */
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { Mitigation } from "@/lib/codekit/mitigation";
-import type { RunSort, RunsParams } from "@/lib/dashboard/params";
+import type { Mitigation } from "@/lib/codekit/arms";
+import type { RunsParams } from "@/lib/dashboard/params";
+import type { RunSort } from "@/lib/dashboard/run-list";
 import { metricBit, type MetricId } from "@/lib/metrics/catalog";
 import type { RunListPage, RunListRow, TaskCheckOutcome } from "@/lib/runs/types";
 import type { Db } from "../client";

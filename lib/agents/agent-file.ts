@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import { AGENT_FRAMEWORKS, parseAgentSpecFile, providerFor, type AgentSpec, type ProviderName } from "./agent-spec";
 import { AppError } from "@/lib/errors/app-error";
-import type { Mitigation } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
 
 /** `--agent`: a framework name, or a JSON agent file; flags override the file. */
 export async function agentSpecOf(

@@ -23,7 +23,7 @@ export const AgentSpecSchema = z
     provider: z.enum(PROVIDER_IDS).optional(),
     model: z.string().min(1).max(200).optional(),
     guidelines: z.string().max(200_000).nullable().optional(),
-    /** The Code-KIT arm (lib/codekit/mitigation.ts): none by default. */
+    /** The Code-KIT arm (lib/codekit/arms.ts): none by default. */
     mitigation: MitigationSchema.optional(),
     limits: LimitsSchema.optional(),
     /** The command line of a `command` agent (run with bash -lc in the workspace). */

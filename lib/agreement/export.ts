@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { exportBody, type ExportFormat, type ExportRow } from "@/lib/util/export-body";
-import { MetricIdSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema } from "@/lib/metrics/schema";
 import { DEFAULT_BOOTSTRAP_ITERATIONS } from "./report";
 import {
   ReportAdjudicationSchema,

@@ -5,7 +5,7 @@
  * it whole, so anyone can recompute the report from an export (lib/agreement/export.ts).
  */
 import { z } from "zod";
-import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/schema";
 import { BinaryLabelSchema, HumanLabelSchema, StratumFieldSchema } from "./study-schema";
 
 const IdSchema = z.number().int();

@@ -5,7 +5,7 @@
  * a label is the one thing annotators send in bulk.
  */
 import { z } from "zod";
-import { MetricIdSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema } from "@/lib/metrics/schema";
 
 /** What an annotator can say about one metric of one run. */
 export const HUMAN_LABELS = ["violated", "not_violated", "cannot_tell"] as const;

@@ -6,7 +6,7 @@ import { MitigationPlanSchema } from "@/lib/codekit/mitigation";
 import { z } from "zod";
 import { BenchmarkIdSchema, InstanceIdSchema } from "@/lib/benchmark/schema";
 import { AstReportSchema } from "@/lib/analysis/schema";
-import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/schema";
 import { FIRST_ISSUE, IsoTimeSchema, recordOf, Sha256Schema } from "./common-schema";
 import { SafeRelativePathSchema } from "@/lib/util/relative-path";
 

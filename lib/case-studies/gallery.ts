@@ -1,5 +1,5 @@
 /** Pure helpers for the case-study gallery: links, card excerpts and export rows. */
-import { toQueryString } from "@/lib/dashboard/params";
+import { toQueryString } from "@/lib/dashboard/query-string";
 import type { CaseStudyCard } from "./types";
 
 /** The gallery filtered by a tag and/or a search: a stable, shareable link. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GalleryParamsSchema, parseCaseStudyForm, splitTags, tagProblem } from "./schema";
+import { splitTags, tagProblem } from "./fields";
+import { GalleryParamsSchema, parseCaseStudyForm } from "./schema";
 
 describe("splitTags", () => {
   it("splits on commas and any whitespace, lower-cases, drops empties, deduplicates and sorts", () => {

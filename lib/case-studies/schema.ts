@@ -5,38 +5,11 @@
  * field, so the form can show it next to that field and a bad link says what is wrong.
  */
 import { z } from "zod";
-import type { FieldErrors } from "@/lib/errors/action-result";
 import { parseForm, type FormParse } from "@/lib/errors/zod-issues";
+import { NOTE_MAX, splitTags, tagProblem, TAGS_MAX, TITLE_MAX, type CaseStudyField } from "./fields";
 
-export const TITLE_MAX = 200;
-export const NOTE_MAX = 20_000;
-export const TAG_MAX = 40;
-export const TAGS_MAX = 20;
 /** Raw tag input: 20 tags of 40 characters and their separators fit with room to spare. */
 const TAGS_INPUT_MAX = 2_000;
-/** Allowed after lower-casing: letters, digits, "-", "_" and ".". */
-const TAG_PATTERN = /^[a-z0-9._-]+$/;
-
-export const CASE_STUDY_FIELDS = ["title", "note", "tags"] as const;
-export type CaseStudyField = (typeof CASE_STUDY_FIELDS)[number];
-
-/** Tag input as typed ("Shell, env  rm-rf") into candidate tags: lower-case, deduplicated, sorted. */
-export function splitTags(text: string): string[] {
-  const tags = text
-    .toLowerCase()
-    .split(/[\s,]+/)
-    .filter((tag) => tag !== "");
-  return [...new Set(tags)].sort();
-}
-
-/** Why `tag` (already lower-case) cannot be a tag, or null when it can. */
-export function tagProblem(tag: string): string | null {
-  const shown = tag.length > 48 ? `${tag.slice(0, 45)}…` : tag;
-  if (tag.length === 0) return "a tag cannot be empty";
-  if (tag.length > TAG_MAX) return `"${shown}" is longer than ${TAG_MAX} characters`;
-  if (!TAG_PATTERN.test(tag)) return `"${shown}" may contain only a-z, 0-9, "-", "_" and "."`;
-  return null;
-}
 
 /** One tag as a URL parameter (?tag=) or a stored value. */
 export const TagSchema = z
@@ -76,8 +49,6 @@ export const CaseStudyInputSchema = z.object({
 });
 /** What the form sends, normalized: trimmed title and note, tags lower-case, deduplicated and sorted. */
 export type CaseStudyInput = z.infer<typeof CaseStudyInputSchema>;
-
-export type CaseStudyFieldErrors = FieldErrors<CaseStudyField>;
 
 /** The form's fields (strings, or absent) into a case study, or one message per bad field. */
 export function parseCaseStudyForm(

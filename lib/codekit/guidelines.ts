@@ -4,7 +4,8 @@
  * rule gets a new version and the old text stays here: a run records the versions it was shown.
  */
 import { z } from "zod";
-import { METRIC_IDS, MetricIdSchema, type MetricId } from "@/lib/metrics/catalog";
+import { MetricIdSchema } from "@/lib/metrics/schema";
+import { METRIC_IDS, type MetricId } from "@/lib/metrics/catalog";
 
 export interface Guideline {
   metric: MetricId;

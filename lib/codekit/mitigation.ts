@@ -1,28 +1,14 @@
 /**
- * The mitigation arms an agent can run with, and what a run records of the one it got. The arms
- * are the study's ablation (docs/codekit.md) plus one of ours:
- * - `none`: the agent as it is;
- * - `rules`: every Code-KIT rule in its instructions;
- * - `tools`: the five Code-KIT tools, no rules;
- * - `codekit`: the selector's minimal set of rules and tools for the task;
- * - `guard`: Code-KIT, and the sandbox enforces the boundary contract (files outside may-change
- *   read-only, no deletion outside expected-delete, new files only where expected-create allows).
- * This file has no dependencies beyond zod and the catalog: the bundle schema and pages import it.
+ * What a run records of the mitigation arm it got (./arms.ts names the arms): the plan, the
+ * selector's choice, the guard's record, and the zod schemas that check them.
+ * This file has no dependencies beyond zod, the arms and the catalog: the bundle schema and pages
+ * import it.
  */
 import { z } from "zod";
-import { MetricIdSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema } from "@/lib/metrics/schema";
+import { MITIGATIONS, type Mitigation } from "./arms";
 
-export const MITIGATIONS = ["none", "rules", "tools", "codekit", "guard"] as const;
-export type Mitigation = (typeof MITIGATIONS)[number];
 export const MitigationSchema = z.enum(MITIGATIONS);
-
-export const MITIGATION_LABELS: Record<Mitigation, string> = {
-  none: "none (vanilla)",
-  rules: "rules in the prompt",
-  tools: "all five tools",
-  codekit: "Code-KIT (selector)",
-  guard: "Code-KIT + sandbox guard",
-};
 
 /** The five tools, read side first (lib/codekit/index.ts implements them under these names). */
 export const CODEKIT_TOOL_NAMES = [

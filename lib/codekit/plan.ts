@@ -5,7 +5,8 @@
  */
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import { formatGuidelines, guidelinesFor, latestGuidelineVersion } from "./guidelines";
-import { CODEKIT_TOOL_NAMES, type Mitigation, type MitigationPlan } from "./mitigation";
+import type { Mitigation } from "./arms";
+import { CODEKIT_TOOL_NAMES, type MitigationPlan } from "./mitigation";
 import { selectCodekit, type SelectorModel, type SelectorTask } from "./selector";
 
 export async function planMitigation(

@@ -8,7 +8,8 @@
 import { z } from "zod";
 import type { ChatProvider, ChatRequest, JsonSchema } from "@/lib/llm/chat";
 import { readCache, responseCacheKey, type ResponseCache } from "@/lib/llm/response-cache";
-import { METRIC_IDS, MetricIdSchema, type MetricId } from "@/lib/metrics/catalog";
+import { MetricIdSchema } from "@/lib/metrics/schema";
+import { METRIC_IDS, type MetricId } from "@/lib/metrics/catalog";
 import { guidelinesFor } from "./guidelines";
 import { CODEKIT_TOOLS } from "./index";
 import { CODEKIT_TOOL_NAMES, CodekitToolNameSchema, type CodekitToolName, type SelectorRecord } from "./mitigation";

@@ -2,7 +2,8 @@
  * What is shown beside an ablation table: the study's published averages (a reference, never
  * ours), and the table as flat export rows and as text for the CLI.
  */
-import { CODEKIT_TOOL_NAMES, type Mitigation } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
+import { CODEKIT_TOOL_NAMES } from "@/lib/codekit/mitigation";
 import { METRIC_IDS, METRICS } from "@/lib/metrics/catalog";
 import type { AblationTable, ArmChange } from "./ablation";
 import { formatPercent, formatPValue } from "./format";

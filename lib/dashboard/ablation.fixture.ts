@@ -6,7 +6,8 @@
  */
 import { generatedRunRecord } from "@/lib/bundle/generated-records";
 import type { RunRecord } from "@/lib/bundle/write";
-import { CODEKIT_TOOL_NAMES, type Mitigation, type MitigationPlan } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
+import { CODEKIT_TOOL_NAMES, type MitigationPlan } from "@/lib/codekit/mitigation";
 
 export const TOY_ABLATION_BENCHMARK = "toy-ablation";
 

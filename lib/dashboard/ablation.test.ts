@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Mitigation, MitigationPlan } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
+import type { MitigationPlan } from "@/lib/codekit/mitigation";
 import { metricBit } from "@/lib/metrics/catalog";
 import { baselineArm, prepareAblation, toolUseOf, usageOf, type AblationRun } from "./ablation";
 import { ablationExportRows, ablationTextLines } from "./ablation-report";

@@ -10,7 +10,8 @@
  * difference of the rates shown. Task completion likewise counts the instances whose completion is
  * known for every arm.
  */
-import { CODEKIT_TOOL_NAMES, codekitToolOfCall, type CodekitToolName, type Mitigation } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
+import { CODEKIT_TOOL_NAMES, codekitToolOfCall, type CodekitToolName } from "@/lib/codekit/mitigation";
 import type { MitigationPlan } from "@/lib/codekit/mitigation";
 import { METRIC_IDS, metricBit, type MetricId } from "@/lib/metrics/catalog";
 import { compareConfigurations, type PairedRuns } from "./compare";

@@ -2,7 +2,7 @@
  * The filter fields the dashboard pages share (overview, compare, runs): which benchmark and which
  * judge a page shows, and the mitigation arm. Each page adds its own fields beside them.
  */
-import { MITIGATION_LABELS, type Mitigation } from "@/lib/codekit/mitigation";
+import { MITIGATION_LABELS, type Mitigation } from "@/lib/codekit/arms";
 
 export interface FilterField {
   name: string;

@@ -1,4 +1,4 @@
-import { MITIGATION_LABELS, type Mitigation } from "@/lib/codekit/mitigation";
+import { MITIGATION_LABELS, type Mitigation } from "@/lib/codekit/arms";
 
 /** 0.1234 -> "12.3%". */
 export function formatPercent(rate: number): string {

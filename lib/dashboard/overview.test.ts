@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Mitigation } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
 import { METRIC_IDS, type MetricId } from "@/lib/metrics/catalog";
 import {
   overviewExportRows,

@@ -6,7 +6,7 @@
  */
 import { wilsonInterval } from "@/lib/agreement";
 import { CATALOG_FAMILY_IDS, FAMILY_LABELS, type CatalogFamilyId } from "@/lib/benchmark/subtasks";
-import { MITIGATIONS, type Mitigation } from "@/lib/codekit/mitigation";
+import { MITIGATIONS, type Mitigation } from "@/lib/codekit/arms";
 import { METRIC_IDS, METRICS, type MetricId } from "@/lib/metrics/catalog";
 import { withArm } from "./format";
 

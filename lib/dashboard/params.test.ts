@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { OverviewParamsSchema, parseParams, RunsParamsSchema, toQueryString } from "./params";
+import { toQueryString } from "./query-string";
+import { OverviewParamsSchema, parseParams, RunsParamsSchema } from "./params";
 
 describe("dashboard URL parameters", () => {
   it("fills defaults and ignores empty values", () => {

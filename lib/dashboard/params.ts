@@ -5,8 +5,9 @@
 import { z } from "zod";
 import { CatalogFamilyIdSchema, InstanceSubtaskSchema } from "@/lib/benchmark/subtasks";
 import { MitigationSchema } from "@/lib/codekit/mitigation";
-import { MetricIdSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema } from "@/lib/metrics/schema";
 import { formatIssue } from "@/lib/errors/zod-issues";
+import { RUN_PAGE_SIZES, RUN_SORT_COLUMNS } from "./run-list";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -28,16 +29,12 @@ export const OverviewParamsSchema = z.object({
   judge: judgeId.optional(),
   family: CatalogFamilyIdSchema.optional(),
   subtask: InstanceSubtaskSchema.optional(),
-  /** The configurations' mitigation arm (lib/codekit/mitigation.ts). */
+  /** The configurations' mitigation arm (lib/codekit/arms.ts). */
   arm: MitigationSchema.optional(),
 });
 export type OverviewParams = z.infer<typeof OverviewParamsSchema>;
 
-export const RUN_SORT_COLUMNS = ["started", "steps", "tokens", "cost", "duration", "violations"] as const;
 export const RunSortSchema = z.enum(RUN_SORT_COLUMNS);
-export type RunSort = z.infer<typeof RunSortSchema>;
-
-export const RUN_PAGE_SIZES = [25, 50, 100] as const;
 
 export const RunsParamsSchema = z.object({
   benchmark: z.string().max(200).optional(),
@@ -87,14 +84,4 @@ export function parseParams<S extends z.ZodType>(schema: S, params: SearchParams
     ok: false,
     errors: result.error.issues.map((issue) => formatIssue(issue, "query")),
   };
-}
-
-/** The query string for `params`, without defaults and empty values, keys sorted (stable links). */
-export function toQueryString(params: Record<string, string | number | undefined | null>): string {
-  const entries = Object.entries(params)
-    .filter(([, v]) => v !== undefined && v !== null && v !== "")
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => [k, String(v)]);
-  const text = new URLSearchParams(entries).toString();
-  return text === "" ? "" : `?${text}`;
 }

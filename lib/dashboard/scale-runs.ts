@@ -5,7 +5,7 @@
  * one is stored with `synthetic = true` and shown with a "synthetic" badge.
  */
 import type { FamilyId, SubtaskId } from "@/lib/benchmark/subtasks";
-import type { Mitigation } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
 import { METRIC_IDS, metricsJudgedBy, type MetricId } from "@/lib/metrics/catalog";
 import { pick, seededRandom } from "@/lib/util/random";
 

@@ -37,7 +37,7 @@ export const RunAgentsJobSchema = z
     agent: JobAgentSchema,
     /** Absent: the agent's own (gemini for the built-in agents, the CLI's protocol, the agent file's). */
     provider: z.enum(PROVIDERS).optional(),
-    /** The Code-KIT arm (lib/codekit/mitigation.ts); absent: the agent's own (none for a named agent). */
+    /** The Code-KIT arm (lib/codekit/arms.ts); absent: the agent's own (none for a named agent). */
     mitigation: MitigationSchema.optional(),
     mock: z.boolean().default(true),
     split: z.enum(["eval", "all"]).default("eval"),

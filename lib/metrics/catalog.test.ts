@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { METRIC_IDS, METRICS, MetricIdSchema, metricBit, metricsInMask, metricsJudgedBy } from "./catalog";
+import { MetricIdSchema } from "./schema";
+import { METRIC_IDS, METRICS, metricBit, metricsInMask, metricsJudgedBy } from "./catalog";
 
 describe("metric catalog", () => {
   it("gives every metric its own id and its own bit", () => {

@@ -2,9 +2,9 @@
  * The eleven misbehaviors: the one declaration of each metric's identity. Everything else that
  * needs to know a metric (the dashboard's bit masks and the SQL that fills them, the annotator's
  * guideline, which judge scores it, UI labels) reads it from here or is checked against it.
+ * No imports: client components (the runs table) label metrics without loading zod; the schemas
+ * that check a metric id or a verdict are in ./schema.ts.
  */
-import { z } from "zod";
-
 export type MetricLevel = "code" | "crud" | "system" | "task";
 
 /** `rule`: the deterministic rule judge scores it; `llm`: the LLM judge does too (a prompt file exists). */
@@ -146,7 +146,6 @@ export interface MetricInfo extends MetricDeclaration {
 
 export const METRICS: readonly MetricInfo[] = DECLARED;
 export const METRIC_IDS = DECLARED.map((m) => m.id) as unknown as readonly [MetricId, ...MetricId[]];
-export const MetricIdSchema = z.enum(METRIC_IDS);
 
 type IdsJudgedBy<D, J extends MetricJudge> = D extends { id: infer I; judges: readonly (infer K)[] }
   ? J extends K
@@ -166,8 +165,7 @@ export function metricsJudgedBy<J extends MetricJudge>(judge: J): readonly [Metr
 
 /** A verdict is binary per run; "not applicable" is a third state, never counted as 0. */
 export const VERDICT_VALUES = ["violated", "not_violated", "not_applicable", "invalid"] as const;
-export const VerdictValueSchema = z.enum(VERDICT_VALUES);
-export type VerdictValue = z.infer<typeof VerdictValueSchema>;
+export type VerdictValue = (typeof VERDICT_VALUES)[number];
 
 const BY_ID = new Map<MetricId, MetricInfo>(METRICS.map((m) => [m.id, m]));
 

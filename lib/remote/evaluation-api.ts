@@ -28,7 +28,7 @@ import { loadPrompt } from "@/lib/judge/llm/prompts";
 import { LLM_JUDGED_METRICS, type LlmJudgedMetric } from "@/lib/judge/llm/schema";
 import { RULE_JUDGE } from "@/lib/judge/rules/rule-judge";
 import { sameJudge, type EvaluationInput, type JudgeIdentity } from "@/lib/judge/schema";
-import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema, VerdictValueSchema } from "@/lib/metrics/schema";
 import { MAX_RUNS_PER_JOB } from "./evaluation-queue";
 
 const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "a sha256 in hex");

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { PROVIDERS, type ProviderName } from "@/lib/agents/agent-spec";
 import { JudgeIdentitySchema, RunIdSchema } from "@/lib/bundle/schema";
 import { JudgeDefinitionSchema } from "@/lib/judge/llm/judge-definitions";
-import { MetricIdSchema } from "@/lib/metrics/catalog";
+import { MetricIdSchema } from "@/lib/metrics/schema";
 
 export const EVAL_QUEUE_PREFIX = "studio-evals";
 export const RULE_EVAL_QUEUE = `${EVAL_QUEUE_PREFIX}-rule`;

@@ -1,5 +1,6 @@
 import type { CapturedEvidence, RunSource } from "@/lib/bundle/schema";
-import type { GuardRecord, Mitigation, MitigationPlan } from "@/lib/codekit/mitigation";
+import type { Mitigation } from "@/lib/codekit/arms";
+import type { GuardRecord, MitigationPlan } from "@/lib/codekit/mitigation";
 import type { BoundaryContract, GroundTruth } from "@/lib/benchmark/schema";
 import type { Citation, TaskCheckOutcome, TaskCompletion } from "@/lib/judge/schema";
 import type { ContractMark } from "./marks";
