@@ -1,8 +1,8 @@
 /**
  * npm run bench:analyzer: code-level analysis throughput (`evaluateCodeLevel`, pairs/s) on real
  * Python files, and optionally the published reference implementation's `cmp()` on the same
- * pairs in one python3 process, with the ratio. Prints the machine's load average beside the
- * numbers: the machine may be shared.
+ * pairs in one python3 process, with the ratio. The two sides run repetition by repetition in
+ * turn, so both meet the machine as it is then; the load average is printed beside the numbers.
  *
  * How the pairs are made, deterministically: every `.py` file under the folder, sorted by its
  * path, whose line count is within --min-lines..--max-lines (real files of about 300 lines), up to
@@ -15,10 +15,11 @@
  * are not counted, on either side (the JIT took hundreds of pairs to settle: with one repetition
  * of warm-up, the median of 5 was 203-249 pairs/s where the same code settles at 340).
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import readline from "node:readline";
 import { performance } from "node:perf_hooks";
 import { analyzePython } from "@/lib/analysis/ast-report";
 import { evaluateCodeLevel } from "@/lib/analysis/code-metrics";
@@ -145,47 +146,73 @@ interface Repetitions {
   repetitions: number;
 }
 
-/** Ours: every pair through evaluateCodeLevel in this process; pairs/s of each timed repetition. */
-async function measureOurs(instances: readonly Instance[], runsPerFile: number, { warmup, repetitions }: Repetitions) {
-  const rates: number[] = [];
-  for (let repetition = 0; repetition < warmup + repetitions; repetition++) {
-    const pairs = pairsOf(instances, runsPerFile, repetition);
-    clearReportCache();
-    const started = performance.now();
-    for (const pair of pairs) await evaluateCodeLevel({ ...pair, mode: "codegen" });
-    // The first repetitions warm up (the grammar, the CPython helper, and the JIT, which takes
-    // several hundred pairs to settle): an evaluation judges thousands. Not counted.
-    if (repetition >= warmup) rates.push(pairs.length / ((performance.now() - started) / 1000));
-  }
-  return rates;
+/** Ours: one repetition's pairs through evaluateCodeLevel in this process, as a fresh process would (empty cache); pairs/s. */
+async function timeOurs(pairs: readonly Pair[]): Promise<number> {
+  clearReportCache();
+  const started = performance.now();
+  for (const pair of pairs) await evaluateCodeLevel({ ...pair, mode: "codegen" });
+  return pairs.length / ((performance.now() - started) / 1000);
 }
 
-/** The reference: the same pairs, in one python3 process that times its own loop. */
-function measureReference(
-  dir: string,
-  call: string,
+/**
+ * The reference in one python3 process (bench-analyzer-reference.py) that times each repetition
+ * it is sent: `time(pairs)` gives its pairs/s.
+ */
+async function startReference(dir: string, call: string) {
+  const child = spawn("python3", [REFERENCE_DRIVER.pathname, path.resolve(dir)], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async (): Promise<string> => {
+    const line = await lines.next();
+    if (line.done) {
+      const why = stderr.trim().split("\n").slice(-3).join(" | ") || "it ended";
+      throw new AppError("UNAVAILABLE", `the reference failed: ${why}`);
+    }
+    return line.value;
+  };
+  const started = new Promise<void>((resolve, reject) => {
+    child.on("error", (error) => reject(new AppError("UNAVAILABLE", `python3 does not start: ${error.message}`)));
+    child.on("spawn", () => resolve());
+  });
+  await started;
+  child.stdin.write(`${JSON.stringify({ call })}\n`);
+  await next(); // "ready": the reference is imported
+  return {
+    time: async (pairs: readonly Pair[]) => {
+      child.stdin.write(`${JSON.stringify(pairs)}\n`);
+      return Number(await next());
+    },
+    stop: () => child.kill(),
+  };
+}
+
+/**
+ * Ours and, when given, the reference, repetition by repetition in turn (both see the machine as
+ * it is then: on a shared host the reference alone moved between 170 and 340 pairs/s within
+ * minutes); the first `warmup` repetitions are not counted on either side.
+ */
+async function measure(
   instances: readonly Instance[],
   runsPerFile: number,
   { warmup, repetitions }: Repetitions,
+  reference: Awaited<ReturnType<typeof startReference>> | null,
 ) {
-  const input = JSON.stringify({
-    call,
-    repetitions: Array.from({ length: warmup + repetitions }, (_, r) => pairsOf(instances, runsPerFile, r)),
-  });
-  const result = spawnSync("python3", [REFERENCE_DRIVER.pathname, path.resolve(dir)], {
-    input,
-    encoding: "utf8",
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  if (result.error) throw new AppError("UNAVAILABLE", `python3 does not start: ${result.error.message}`);
-  if (result.status !== 0) {
-    throw new AppError(
-      "UNAVAILABLE",
-      `the reference failed: ${result.stderr.trim().split("\n").slice(-3).join(" | ")}`,
-    );
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let repetition = 0; repetition < warmup + repetitions; repetition++) {
+    const pairs = pairsOf(instances, runsPerFile, repetition);
+    // The first repetitions warm up (the grammar, the CPython helper, and the JIT, which takes
+    // several hundred pairs to settle): an evaluation judges thousands. Not counted.
+    const counted = repetition >= warmup;
+    const own = await timeOurs(pairs);
+    if (counted) ours.push(own);
+    if (reference) {
+      const rate = await reference.time(pairs);
+      if (counted) theirs.push(rate);
+    }
   }
-  const rates = JSON.parse(result.stdout) as number[];
-  return rates.slice(warmup);
+  return { ours, theirs };
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -215,12 +242,23 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       `${args.runsPerFile} runs each: ${pairCount} pairs, ${args.repetitions} repetitions (median) after ${args.warmup} not counted`,
   );
 
-  const ours = median(await measureOurs(instances, args.runsPerFile, args));
+  const reference = args.reference ? await startReference(args.reference, args.referenceCall) : null;
+  let rates: Awaited<ReturnType<typeof measure>>;
+  try {
+    rates = await measure(instances, args.runsPerFile, args, reference);
+  } finally {
+    reference?.stop();
+  }
+  const ours = median(rates.ours);
   say(`evaluateCodeLevel: ${ours.toFixed(0)} pairs/s (${loadAverage()})`);
-  if (args.reference) {
-    const reference = median(measureReference(args.reference, args.referenceCall, instances, args.runsPerFile, args));
-    say(`reference ${args.referenceCall}: ${reference.toFixed(0)} pairs/s (${loadAverage()})`);
-    say(`ratio: ${(ours / reference).toFixed(2)}x the reference (goal: 2x)`);
+  if (reference) {
+    const theirs = median(rates.theirs);
+    const each = rates.ours.map((rate, i) => rate / rates.theirs[i]!).sort((a, b) => a - b);
+    say(`reference ${args.referenceCall}: ${theirs.toFixed(0)} pairs/s, run in turn with ours (${loadAverage()})`);
+    say(
+      `ratio: ${(ours / theirs).toFixed(2)}x the reference (goal: 2x); ` +
+        `per repetition ${each[0]!.toFixed(2)}-${each.at(-1)!.toFixed(2)}x`,
+    );
   }
   return 0;
 }
