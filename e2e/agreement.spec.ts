@@ -37,7 +37,9 @@ async function labelAll(page: Page, annotator: number, testInfo: TestInfo): Prom
       await screenshot(page, testInfo, "labeling-workspace");
     }
     await page.keyboard.press("Control+Enter");
-    await expect(page.getByTestId("submitted")).toBeVisible();
+    // The submit waits its turn behind the saves too, and re-renders the page: 5 s was once too
+    // little in CI (every label saved, the submit still pending).
+    await expect(page.getByTestId("submitted")).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId("reveal-panel")).toBeVisible();
     if ((await page.getByTestId("next-unfinished").count()) === 0) break;
     const before = page.url();
