@@ -101,6 +101,33 @@ describe("evaluateRuns", () => {
     expect([...saved.keys()].sort()).toEqual(["a", "b", "c"]);
   });
 
+  it("stores a judged run within a second, without waiting for a slow run after it", async () => {
+    const { store } = memoryStore(["a", "b"]);
+    store.saveBatch = (runs) => runs.forEach((r) => store.save(r.runId, r.verdicts, r.artifacts));
+    const events: string[] = [];
+    let aStored: () => void = () => {};
+    const stored = new Promise<void>((resolve) => (aStored = resolve));
+    const judge: RunJudge = {
+      label: "test judge",
+      judgeIdByMetric: new Map([["syntax", 1]]),
+      judge: async (input) => {
+        // b is judged slowly: it ends once a is stored, or after 5 s.
+        if (input.runId === "b") await Promise.race([stored, new Promise((r) => setTimeout(r, 5_000))]);
+        events.push(`judged ${input.runId}`);
+        return [verdict("syntax", "not_violated", "")];
+      },
+      close: async () => {},
+    };
+    await evaluateRuns(store, judge, ["a", "b"], {
+      concurrency: 2,
+      onRun: (runId) => {
+        events.push(`stored ${runId}`);
+        if (runId === "a") aStored();
+      },
+    });
+    expect(events).toEqual(["judged a", "stored a", "judged b", "stored b"]);
+  });
+
   it("fails a run whose judge scores a metric it has no judge row for, storing nothing", async () => {
     const { store, saved } = memoryStore(["a"]);
     const judge: RunJudge = {

@@ -50,7 +50,7 @@ export interface StoredRun {
 
 /** Judged runs are stored together (saveBatch) once this many are waiting, ... */
 const STORE_BATCH_RUNS = 64;
-/** ... or once the first of them has waited this long (a slow judge's runs are not held back). */
+/** ... or once the first of them has waited this long (a slow judge's runs are stored, and counted, within a second). */
 const STORE_BATCH_MS = 1000;
 
 /** A judge as the loop sees it: which judge row each metric's verdict goes under, and how to judge a run. */
@@ -156,8 +156,10 @@ export async function evaluateRuns(
   // Runs judged are stored in batches where the store can (one transaction, the verdicts' derived
   // rows refreshed once: a fifth of the time one run's own transaction takes).
   let waiting: StoredRun[] = [];
-  let firstWaitingAt = 0;
+  let timer: NodeJS.Timeout | null = null;
   const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
     const batch = waiting;
     waiting = [];
     if (batch.length === 0) return;
@@ -181,9 +183,9 @@ export async function evaluateRuns(
         } catch (error) {
           return fail(runId, error);
         }
-        if (waiting.length === 0) firstWaitingAt = performance.now();
         waiting.push({ runId, ...judged });
-        if (waiting.length >= STORE_BATCH_RUNS || performance.now() - firstWaitingAt >= STORE_BATCH_MS) flush();
+        if (waiting.length >= STORE_BATCH_RUNS) flush();
+        else timer ??= setTimeout(flush, STORE_BATCH_MS);
       }),
     ),
   );
