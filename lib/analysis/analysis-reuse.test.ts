@@ -12,9 +12,8 @@ import { describeWithTestData } from "@/lib/test-support/test-data";
 import { analyzeDecoded, analyzeDecodedCached, analyzePython, decodePythonText } from "./ast-report";
 import { editBetween, parsePython, parsePythonEdited } from "./python-parser";
 import { ReportCache } from "./report-cache";
-import { extentOf, spliceReport, topLevelStatements } from "./report-splice";
 import type { AstReport } from "./schema";
-import { pythonFilesOf } from "./test-support";
+import { pythonFilesOf, spliceAgainst, structureOf } from "./test-support";
 
 /** Every node: type, field, span (indices and points), missing or not; in walk order. */
 function dump(tree: Tree): string {
@@ -131,26 +130,9 @@ function sameAsFresh(dir: string, files: string[]): void {
       expect(JSON.stringify(reused), edit).toBe(JSON.stringify(freshReport));
       // The splice itself, where it applies: the fresh report's structure, byte for byte.
       if (kept && freshReport.parses && !freshReport.structureErrors) {
-        const tree = await parsePythonEdited(text, base);
-        try {
-          const baseStatements = topLevelStatements(base.tree).map(extentOf);
-          const spliced = spliceReport({
-            base: report,
-            baseText: base.text,
-            baseStatements,
-            text,
-            tree,
-            memo: cache.definitions,
-          });
-          splices.set(edit, (splices.get(edit) ?? 0) + (spliced ? 1 : 0));
-          if (spliced) {
-            const structure: Record<string, unknown> = { ...freshReport };
-            for (const key of ["parses", "errors", "structureErrors", "encodingError", "hasBom"]) delete structure[key];
-            expect(JSON.stringify(spliced), edit).toBe(JSON.stringify(structure));
-          }
-        } finally {
-          tree.delete();
-        }
+        const spliced = await spliceAgainst(cache, baseKey, text);
+        splices.set(edit, (splices.get(edit) ?? 0) + (spliced ? 1 : 0));
+        if (spliced) expect(JSON.stringify(spliced), edit).toBe(structureOf(freshReport));
       }
     }
     if (!kept) base.tree.delete();

@@ -8,10 +8,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { describeWithTestData } from "@/lib/test-support/test-data";
 import { analyzeDecoded, analyzeDecodedCached, analyzePython, decodePythonText } from "./ast-report";
-import { parsePythonEdited } from "./python-parser";
 import { ReportCache } from "./report-cache";
-import { extentOf, spliceReport, topLevelStatements } from "./report-splice";
-import { pythonFilesOf, randomEdits } from "./test-support";
+import { pythonFilesOf, randomEdits, spliceAgainst, structureOf } from "./test-support";
 
 const ORIGINAL = `"""The module."""
 import os
@@ -42,27 +40,14 @@ if os.name == "nt":
 async function splice(edited: string) {
   const cache = new ReportCache();
   const original = decodePythonText(ORIGINAL);
-  const base = await analyzeDecodedCached(original, cache);
-  const parsed = cache.tree(ReportCache.keyOf(original))!;
-  const tree = await parsePythonEdited(edited, parsed);
-  try {
-    const spliced = spliceReport({
-      base,
-      baseText: ORIGINAL,
-      baseStatements: topLevelStatements(parsed.tree).map(extentOf),
-      text: edited,
-      tree,
-      memo: cache.definitions,
-    });
-    const fresh: Record<string, unknown> = { ...(await analyzeDecoded(decodePythonText(edited))) };
-    for (const key of ["parses", "errors", "structureErrors", "encodingError", "hasBom"]) delete fresh[key];
-    // Through the cache, the report an edit gets (spliced or not) is the fresh one too.
-    const reused = await analyzeDecoded(decodePythonText(edited), { cache, baseKey: ReportCache.keyOf(original) });
-    expect(JSON.stringify(reused)).toBe(JSON.stringify(await analyzeDecoded(decodePythonText(edited))));
-    return { spliced, same: JSON.stringify(spliced) === JSON.stringify(fresh) };
-  } finally {
-    tree.delete();
-  }
+  await analyzeDecodedCached(original, cache);
+  const key = ReportCache.keyOf(original);
+  const spliced = await spliceAgainst(cache, key, edited);
+  const fresh = await analyzeDecoded(decodePythonText(edited));
+  // Through the cache, the report an edit gets (spliced or not) is the fresh one too.
+  const reused = await analyzeDecoded(decodePythonText(edited), { cache, baseKey: key });
+  expect(JSON.stringify(reused)).toBe(JSON.stringify(fresh));
+  return { spliced, same: JSON.stringify(spliced) === structureOf(fresh) };
 }
 
 const replaced = (from: string, to: string) => {
@@ -117,24 +102,10 @@ async function checkFiles(dir: string, edits: number, seed: number): Promise<voi
     const text = decodePythonText(fs.readFileSync(path.join(dir, file), "utf8")).text;
     const cache = new ReportCache();
     const original = decodePythonText(text);
-    const base = await analyzeDecodedCached(original, cache);
+    await analyzeDecodedCached(original, cache);
     const key = ReportCache.keyOf(original);
     for (const edited of randomEdits(text, edits, seed + i)) {
-      const parsed = cache.tree(key);
-      if (parsed) {
-        const tree = await parsePythonEdited(edited, parsed);
-        const baseStatements = topLevelStatements(parsed.tree).map(extentOf);
-        const made = spliceReport({
-          base,
-          baseText: text,
-          baseStatements,
-          text: edited,
-          tree,
-          memo: cache.definitions,
-        });
-        tree.delete();
-        if (made) spliced++;
-      }
+      if (await spliceAgainst(cache, key, edited)) spliced++;
       total++;
       const decoded = decodePythonText(edited);
       const reused = await analyzeDecoded(decoded, { cache, baseKey: key });

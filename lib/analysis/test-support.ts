@@ -2,7 +2,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { evaluateCodeLevel, type CodeLevelInput } from "./code-metrics";
-import { CodeLevelResultSchema, type CodeLevelResult, type CodeMetric } from "./schema";
+import { parsePythonEdited } from "./python-parser";
+import { ReportCache } from "./report-cache";
+import { extentOf, spliceReport, topLevelStatements, type SplicedReport } from "./report-splice";
+import { CodeLevelResultSchema, type AstReport, type CodeLevelResult, type CodeMetric } from "./schema";
 
 /** evaluateCodeLevel with target `f` in codegen mode unless told otherwise; the result schema-checked. */
 export async function evaluate(
@@ -17,6 +20,34 @@ export async function evaluate(
 
 export const messages = (result: CodeLevelResult, metric: CodeMetric) =>
   result.evidence.filter((e) => e.metric === metric).map((e) => e.message);
+
+/**
+ * spliceReport of `edited` against the original `cache` holds under `key` (its report and tree),
+ * as analyzeDecoded would call it; undefined when the cache holds no tree of it.
+ */
+export async function spliceAgainst(
+  cache: ReportCache,
+  key: string,
+  edited: string,
+): Promise<SplicedReport | null | undefined> {
+  const parsed = cache.tree(key);
+  const base = cache.get(key);
+  if (!parsed || !base) return undefined;
+  const baseStatements = topLevelStatements(parsed.tree).map(extentOf);
+  const tree = await parsePythonEdited(edited, parsed);
+  try {
+    return spliceReport({ base, baseText: parsed.text, baseStatements, text: edited, tree, memo: cache.definitions });
+  } finally {
+    tree.delete();
+  }
+}
+
+/** What spliceReport makes of a file: its report without what CPython's verdict and the decoding decide. */
+export function structureOf(report: AstReport): string {
+  const structure: Record<string, unknown> = { ...report };
+  for (const key of ["parses", "errors", "structureErrors", "encodingError", "hasBom"]) delete structure[key];
+  return JSON.stringify(structure);
+}
 
 /** The .py files under `dir` of up to 2,000 lines, sorted: the real data holds one of 9,912 lines, seconds per evaluation. */
 export function pythonFilesOf(dir: string): string[] {
