@@ -147,7 +147,9 @@ export async function analyzeEdit(
   compiled?.catch(() => {}); // awaited below, unless the original fails first
   await analyzeDecodedCached(original, cache);
   compiled ??= compileCheckEdited(decoded.text, cache.compiledBase(baseKey) ?? null);
-  return analyzeDecoded(decoded, { cache, baseKey, compiled });
+  // Its tree is kept too: the rules that read the agent's file again (instruction-following.ts)
+  // take it instead of parsing the file once more.
+  return analyzeDecoded(decoded, { cache, baseKey, compiled, keepTreeAs: ReportCache.keyOf(decoded) });
 }
 
 /**
@@ -161,6 +163,9 @@ export async function analyzeEdit(
 export async function analyzeDecoded(decoded: DecodedSource, reuse: Reuse = {}): Promise<AstReport> {
   const { text } = decoded;
   const { cache = null, baseKey = null, keepTreeAs = null } = reuse;
+  // An edit's tree is kept a short while, for the rules that read it again; only an original's
+  // compiled base is kept (edits of edits are not compiled by their chunk).
+  const isEdit = baseKey !== null;
   const compiled = reuse.compiled ?? compileCheck(text);
   const base = cache && baseKey !== null ? cache.tree(baseKey) : undefined;
   // Read before the parse: the cache may let the original's tree go at any await.
@@ -171,7 +176,7 @@ export async function analyzeDecoded(decoded: DecodedSource, reuse: Reuse = {}):
     // Kept once nothing here reads it (the cache may delete it at any later await), and only
     // whole: edits are parsed from trees without errors.
     if (cache && keepTreeAs !== null && !tree.rootNode.hasError) {
-      cache.keepTree(keepTreeAs, { text, tree });
+      cache.keepTree(keepTreeAs, { text, tree }, isEdit ? "edit" : "original");
       kept = true;
     }
   };
@@ -179,7 +184,7 @@ export async function analyzeDecoded(decoded: DecodedSource, reuse: Reuse = {}):
     // An edit of a report's source: its untouched statements' entries are the original's.
     const spliced = spliceBase ? spliceReport({ ...spliceBase, text, tree, memo: cache!.definitions }) : null;
     if (spliced && (await compiled).ok) {
-      if (cache && keepTreeAs !== null) cache.keepCompiledBase(keepTreeAs, compiledBaseOf(tree, text));
+      if (cache && keepTreeAs !== null && !isEdit) cache.keepCompiledBase(keepTreeAs, compiledBaseOf(tree, text));
       keep();
       const { version, ...rest } = spliced;
       return { version, parses: true, errors: [], encodingError: null, hasBom: decoded.hasBom, ...rest };
@@ -204,7 +209,7 @@ export async function analyzeDecoded(decoded: DecodedSource, reuse: Reuse = {}):
         message: `not valid UTF-8 (byte offset ${decoded.encodingError.offset}) and no coding declaration`,
       });
     }
-    if (cache && keepTreeAs !== null && !hasError && verdict.ok) {
+    if (cache && keepTreeAs !== null && !isEdit && !hasError && verdict.ok) {
       cache.keepCompiledBase(keepTreeAs, compiledBaseOf(tree, text));
     }
     keep();

@@ -7,8 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeWithTestData } from "@/lib/test-support/test-data";
-import { analyzeDecoded, analyzeDecodedCached, analyzePython, decodePythonText } from "./ast-report";
+import { analyzeDecoded, analyzeDecodedCached, analyzeEdit, analyzePython, decodePythonText } from "./ast-report";
 import { evaluateCodeLevel, type CodeLevelInput } from "./code-metrics";
+import { parsePython } from "./python-parser";
 import { ReportCache } from "./report-cache";
 import type { AstReport } from "./schema";
 import { pythonFilesOf } from "./test-support";
@@ -53,6 +54,30 @@ describe("ReportCache", () => {
     expect(Object.isFrozen(first.functions[0]!.parameters)).toBe(true);
     expect(await analyzeDecodedCached(decodePythonText(`\uFEFF${source(1)}`), cache)).not.toBe(first);
     expect(first).toEqual(await analyzeDecoded(decoded));
+  });
+
+  it("holds an edit's tree for the rules that read the file again, apart from the originals' trees", async () => {
+    const cache = new ReportCache();
+    const other = decodePythonText(source(3));
+    await analyzeDecodedCached(other, cache);
+    const original = decodePythonText(`${source(1)}${source(2)}`);
+    await analyzeDecodedCached(original, cache);
+    const edits = Array.from({ length: 40 }, (_, i) => decodePythonText(`${original.text}# edit ${i}\n`));
+    for (const edit of edits) await analyzeEdit(edit, original, cache);
+    // The last edits' trees are held, each the tree a fresh parse gives.
+    const last = edits.at(-1)!;
+    const held = cache.tree(ReportCache.keyOf(last));
+    const fresh = await parsePython(last.text);
+    expect(held?.tree.rootNode.toString()).toBe(fresh.rootNode.toString());
+    fresh.delete();
+    // Only the last few edits are held, and forty of them (more than the originals' trees held)
+    // pushed out no original's tree: the next run of either is parsed from it.
+    expect(cache.tree(ReportCache.keyOf(edits[0]!))).toBeUndefined();
+    expect(cache.tree(ReportCache.keyOf(other))).toBeDefined();
+    expect(cache.tree(ReportCache.keyOf(original))).toBeDefined();
+    // An edit's compiled base is not kept: only originals' are compiled against.
+    expect(cache.compiledBase(ReportCache.keyOf(last))).toBeUndefined();
+    expect(cache.compiledBase(ReportCache.keyOf(original))).toBeDefined();
   });
 });
 

@@ -25,6 +25,8 @@ export const REPORT_CACHE_LIMITS: ReportCacheLimits = { entries: 256, bytes: 64 
 
 /** Trees live in WebAssembly memory, which never shrinks: a few, for the originals in use. */
 const TREE_LIMITS: LruLimits = { entries: 32, bytes: 64 * 1024 * 1024 };
+/** The agents' versions' trees, for the rules that read a run's file again: the last few only. */
+const EDIT_TREE_LIMITS: LruLimits = { entries: 8, bytes: 16 * 1024 * 1024 };
 /** A rough bound of a tree's size per character of its source. */
 const TREE_BYTES_PER_CHARACTER = 16;
 
@@ -40,6 +42,11 @@ export class ReportCache {
   private readonly definitionMemo: DefinitionMemo;
   /** Parse trees of the reports' sources, fewer of them: an agent's version is parsed as an edit of its original. */
   private readonly trees = new LruCache<ParsedSource>(TREE_LIMITS, (parsed) => parsed.tree.delete());
+  /**
+   * Trees of edits (an agent's version of a file), apart: a run's edits must not push out the
+   * originals' trees, which every later run of the instance is parsed from.
+   */
+  private readonly editTrees = new LruCache<ParsedSource>(EDIT_TREE_LIMITS, (parsed) => parsed.tree.delete());
   /** What CPython compiled of the reports' sources (compile-edit.ts): an agent's version is compiled by its changed chunk. */
   private readonly compiled: LruCache<CompiledBase>;
 
@@ -65,12 +72,16 @@ export class ReportCache {
 
   /** The tree of the source with this key, if still held (valid until the next call that stores one). */
   tree(key: string): ParsedSource | undefined {
-    return this.trees.get(key);
+    return this.trees.get(key) ?? this.editTrees.get(key);
   }
 
-  /** Holds a source's tree (the cache deletes it when it lets it go; at once when it is too large). */
-  keepTree(key: string, parsed: ParsedSource): void {
-    if (!this.trees.set(key, parsed, TREE_BYTES_PER_CHARACTER * parsed.text.length)) parsed.tree.delete();
+  /**
+   * Holds a source's tree (the cache deletes it when it lets it go; at once when it is too large):
+   * an original's, which edits are parsed from, or an edit's, held a short while (see editTrees).
+   */
+  keepTree(key: string, parsed: ParsedSource, kind: "original" | "edit" = "original"): void {
+    const trees = kind === "original" ? this.trees : this.editTrees;
+    if (!trees.set(key, parsed, TREE_BYTES_PER_CHARACTER * parsed.text.length)) parsed.tree.delete();
   }
 
   /**
@@ -102,6 +113,7 @@ export class ReportCache {
     this.reports.clear();
     this.definitionMemo.clear();
     this.trees.clear();
+    this.editTrees.clear();
     this.compiled.clear();
   }
 

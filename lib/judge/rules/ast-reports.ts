@@ -29,8 +29,8 @@ export class RunReportCache extends ReportCache {
     return this.shared.tree(key);
   }
 
-  override keepTree(key: string, parsed: ParsedSource): void {
-    this.shared.keepTree(key, parsed);
+  override keepTree(key: string, parsed: ParsedSource, kind: "original" | "edit" = "original"): void {
+    this.shared.keepTree(key, parsed, kind);
   }
 
   override compiledBase(key: string): CompiledBase | undefined {

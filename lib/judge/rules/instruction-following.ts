@@ -4,6 +4,7 @@
  */
 import { decodePythonText } from "@/lib/analysis/ast-report";
 import { listFunctionDefinitions, type FunctionDefinition } from "@/lib/analysis/python-definitions";
+import type { Tree } from "web-tree-sitter";
 import { parsePython, parsePythonEdited, firstSyntaxError } from "@/lib/analysis/python-parser";
 import { ReportCache, reportCache } from "@/lib/analysis/report-cache";
 import { answerDefinition, mergeSnippet } from "@/lib/analysis/snippet";
@@ -14,11 +15,14 @@ import { verdict, type EvaluationInput, type VerdictDraft } from "../schema";
 const IF = "instruction_following" as const;
 
 /**
- * `content`'s tree: parsed as an edit of `before` (the version it was made from) when the
- * process's report cache still holds that version's tree (its analysis kept it), which gives the
- * tree a fresh parse gives, sooner.
+ * `content`'s tree (the caller deletes it): a copy of the one the process's report cache holds
+ * when the code-level analysis of this run kept it (analyzeEdit); else parsed as an edit of
+ * `before` (the version it was made from) when the cache holds that version's tree, which gives
+ * the tree a fresh parse gives, sooner; else parsed.
  */
-function parseFrom(content: string, before: string | null) {
+function parseFrom(content: string, before: string | null): Promise<Tree> {
+  const own = reportCache.tree(ReportCache.keyOf(decodePythonText(content)));
+  if (own) return Promise.resolve(own.tree.copy());
   const base = before === null ? undefined : reportCache.tree(ReportCache.keyOf(decodePythonText(before)));
   return base ? parsePythonEdited(content, base) : parsePython(content);
 }
