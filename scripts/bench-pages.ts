@@ -51,6 +51,9 @@ export const cli = () =>
       new Option("--in-place", "add the benchmark's accounts and agreement set to --db itself, not to a copy").default(
         false,
       ),
+    )
+    .addOption(
+      textOption("--only <pages>", `comma-separated pages to measure, of: ${PAGE_NAMES.join(", ")} (default: all)`),
     );
 
 const BENCH_SET = "bench:pages";
@@ -102,8 +105,13 @@ async function prepare(db: Db, io: CliIo): Promise<{ token: string; setId: numbe
   return { token: createSession(db, admin).token, setId };
 }
 
+/** The pages measured, by the names --only takes. */
+const PAGE_NAMES = ["overview", "search", "run", "compare", "ablation", "agreement", "jobs"] as const;
+
 interface PageCase {
-  name: string;
+  name: (typeof PAGE_NAMES)[number];
+  /** What the output calls it. */
+  label: string;
   path: string;
   /** The element that says the page's content is there. */
   ready: string;
@@ -114,19 +122,25 @@ function pageCases(db: Db, setId: number): PageCase[] {
   if (!newestRunId) throw new AppError("INVALID_INPUT", "--db has no runs; fill it with npm run seed:scale");
   const testId = (id: string) => `[data-testid="${id}"]`;
   return [
-    { name: "overview", path: "/overview", ready: '[data-testid^="overview-table-"]' },
+    { name: "overview", label: "overview", path: "/overview", ready: '[data-testid^="overview-table-"]' },
     {
-      name: "runs: search + violated metric",
+      name: "search",
+      label: "runs: search + violated metric",
       path: "/runs?q=pytest&metric=resource_exhaustion",
       ready: testId("run-agent"),
     },
-    { name: "run page", path: `/runs/${encodeURIComponent(newestRunId)}`, ready: testId("run-id") },
-    { name: "compare", path: "/compare", ready: testId("compare-row") },
+    { name: "run", label: "run page", path: `/runs/${encodeURIComponent(newestRunId)}`, ready: testId("run-id") },
+    { name: "compare", label: "compare", path: "/compare", ready: testId("compare-row") },
     // The scale runs' Code-KIT arms are configurations of their own name, so no ablation has two
     // arms there: the page still reads every configuration's judged runs, then says so.
-    { name: "ablation", path: "/ablation", ready: `${testId("ablation-row")}, ${testId("ablation-none")}` },
-    { name: "agreement report", path: `/agreement/${setId}`, ready: testId("set-name") },
-    { name: "jobs", path: "/jobs", ready: testId("run-agents-form") },
+    {
+      name: "ablation",
+      label: "ablation",
+      path: "/ablation",
+      ready: `${testId("ablation-row")}, ${testId("ablation-none")}`,
+    },
+    { name: "agreement", label: "agreement report", path: `/agreement/${setId}`, ready: testId("set-name") },
+    { name: "jobs", label: "jobs", path: "/jobs", ready: testId("run-agents-form") },
   ];
 }
 
@@ -159,10 +173,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       "INVALID_INPUT",
       "--url: the app serves --db itself, so add --in-place (it writes accounts to it)",
     );
+  const only = args.only === undefined ? [...PAGE_NAMES] : args.only.split(",").map((name) => name.trim());
+  const unknown = only.find((name) => !(PAGE_NAMES as readonly string[]).includes(name));
+  if (unknown !== undefined)
+    throw new AppError("INVALID_INPUT", `--only: no page "${unknown}"; the pages are ${PAGE_NAMES.join(", ")}`);
   const copy = args.inPlace ? null : copyOfDatabase(args.db, io);
   const measured = copy?.file ?? args.db;
   try {
-    return await measure({ ...args, db: measured }, io);
+    return await measure({ ...args, db: measured, only }, io);
   } finally {
     copy?.remove();
   }
@@ -182,7 +200,7 @@ function copyOfDatabase(file: string, io: CliIo): { file: string; remove: () => 
 }
 
 async function measure(
-  args: { db: string; url?: string; port: number; iterations: number },
+  args: { db: string; url?: string; port: number; iterations: number; only: readonly string[] },
   io: CliIo,
 ): Promise<number> {
   const db = createDb(args.db);
@@ -190,7 +208,7 @@ async function measure(
   let cases: PageCase[];
   try {
     session = await prepare(db, io);
-    cases = pageCases(db, session.setId);
+    cases = pageCases(db, session.setId).filter((c) => args.only.includes(c.name));
   } finally {
     db.$client.close();
   }
@@ -216,29 +234,48 @@ async function measure(
         .map((l) => l.toFixed(2))
         .join(" ")}\n\n`,
     );
-    io.stdout.write(`${"page".padEnd(32)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"max ms".padStart(8)}\n`);
+    // "first byte": when the response's first byte came (the server's share: the page is rendered
+    // whole before it is sent); the rest of the time is the browser's (download, scripts, hydration).
+    io.stdout.write(
+      `${"page".padEnd(32)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"max ms".padStart(8)} ${"first byte p50".padStart(15)}\n`,
+    );
     let worst = 0;
     for (const c of cases) {
       const times: number[] = [];
+      const firstBytes: number[] = [];
       for (let i = 0; i <= args.iterations; i++) {
         const page = await context.newPage();
         try {
           const response = await page.goto(`${url}${c.path}`, { waitUntil: "commit" });
           if (!response?.ok()) throw new AppError("INTERNAL", `${c.path} answered ${response?.status() ?? "nothing"}`);
           await page.locator(c.ready).first().waitFor({ state: "visible", timeout: 60_000 });
-          const interactive = await page.evaluate(
-            () => new Promise<number>((resolve) => requestIdleCallback(() => resolve(performance.now()))),
+          const { interactive, firstByte } = await page.evaluate(
+            () =>
+              new Promise<{ interactive: number; firstByte: number }>((resolve) =>
+                requestIdleCallback(() =>
+                  resolve({
+                    interactive: performance.now(),
+                    firstByte:
+                      (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined)
+                        ?.responseStart ?? Number.NaN,
+                  }),
+                ),
+              ),
           );
-          if (i > 0) times.push(interactive);
+          if (i > 0) {
+            times.push(interactive);
+            firstBytes.push(firstByte);
+          }
         } finally {
           await page.close();
         }
       }
       times.sort((a, b) => a - b);
+      firstBytes.sort((a, b) => a - b);
       const p95 = percentile(times, 0.95);
       worst = Math.max(worst, p95);
       io.stdout.write(
-        `${c.name.padEnd(32)} ${percentile(times, 0.5).toFixed(0).padStart(8)} ${p95.toFixed(0).padStart(8)} ${times[times.length - 1]!.toFixed(0).padStart(8)}\n`,
+        `${c.label.padEnd(32)} ${percentile(times, 0.5).toFixed(0).padStart(8)} ${p95.toFixed(0).padStart(8)} ${times[times.length - 1]!.toFixed(0).padStart(8)} ${percentile(firstBytes, 0.5).toFixed(0).padStart(15)}\n`,
       );
     }
     io.stdout.write(
