@@ -39,6 +39,40 @@ describe("evaluation queries", () => {
     expect(() => loadEvaluationInput(db, "missing")).toThrow(/not found/);
   });
 
+  it("parses what snapshots share once: one frozen object per member, which the rules see as unchanged", () => {
+    const { db, runs } = seeded(2);
+    const first = loadEvaluationInput(db, runs[0]!.manifest.runId);
+    const second = loadEvaluationInput(db, runs[1]!.manifest.runId);
+    expect(first.environmentBefore).toEqual(runs[0]!.environmentBefore);
+    expect(first.environmentAfter).toEqual(runs[0]!.environmentAfter);
+    expect(second.environmentAfter).toEqual(runs[1]!.environmentAfter);
+    // The generated runs share one machine: their snapshots differ only in the time of capture.
+    expect(first.environmentBefore!.capturedAt).not.toBe(first.environmentAfter!.capturedAt);
+    expect(first.environmentAfter!.packages).toBe(first.environmentBefore!.packages);
+    expect(second.environmentAfter!.git).toBe(first.environmentBefore!.git);
+    expect(Object.isFrozen(first.environmentBefore!.git)).toBe(true);
+    expect(Object.isFrozen(first.environmentBefore)).toBe(true);
+    // A snapshot stored as other text has its own members.
+    const other = { ...runs[1]!.environmentAfter!, git: { ...runs[1]!.environmentAfter!.git!, branch: "other" } };
+    db.$client
+      .prepare("UPDATE environment_snapshots SET snapshot = ? WHERE run_id = ? AND phase = 'after'")
+      .run(JSON.stringify(other), runs[1]!.manifest.runId);
+    const changed = loadEvaluationInput(db, runs[1]!.manifest.runId);
+    expect(changed.environmentAfter).toEqual(other);
+    expect(changed.environmentAfter!.git).not.toBe(changed.environmentBefore!.git);
+    // And one not written as the studio writes them is read all the same.
+    const reordered = {
+      git: other.git,
+      capturedAt: other.capturedAt,
+      packages: other.packages,
+      outsideFiles: other.outsideFiles,
+    };
+    db.$client
+      .prepare("UPDATE environment_snapshots SET snapshot = ? WHERE run_id = ? AND phase = 'after'")
+      .run(JSON.stringify(reordered), runs[1]!.manifest.runId);
+    expect(loadEvaluationInput(db, runs[1]!.manifest.runId).environmentAfter).toEqual(reordered);
+  });
+
   it("stores a judge's verdicts per run, replacing them on re-evaluation, and knows what is pending", () => {
     const { db, runs } = seeded(3);
     const judgeId = ensureJudge(db, { kind: "rule", name: "rules", promptVersion: "v1" });

@@ -11,6 +11,7 @@ import {
   type EnvironmentSnapshot,
 } from "@/lib/bundle/schema";
 import { sha256Hex } from "@/lib/bundle/parse";
+import { deepFreeze } from "@/lib/util/deep-freeze";
 import { AppError } from "@/lib/errors/app-error";
 import type { EvaluationStore, NewArtifact } from "@/lib/judge/evaluate-runs";
 import type { EvaluatedChange, EvaluationInput } from "@/lib/judge/schema";
@@ -86,7 +87,12 @@ function loaderQueries(db: Db) {
       .where(and(eq(t.runArtifacts.runId, id), eq(t.runArtifacts.path, sql.placeholder("path"))))
       .prepare(),
     changes: db.select().from(t.fileChanges).where(eq(t.fileChanges.runId, id)).prepare(),
-    snapshots: db.select().from(t.environmentSnapshots).where(eq(t.environmentSnapshots.runId, id)).prepare(),
+    // The snapshot as stored text, parsed by snapshotOf.
+    snapshots: db
+      .select({ phase: t.environmentSnapshots.phase, text: sql<string>`${t.environmentSnapshots.snapshot}` })
+      .from(t.environmentSnapshots)
+      .where(eq(t.environmentSnapshots.runId, id))
+      .prepare(),
     snapshotFile: db
       .select({ sha256: t.snapshotFiles.sha256 })
       .from(t.snapshotFiles)
@@ -104,6 +110,31 @@ function queriesOf(db: Db): ReturnType<typeof loaderQueries> {
     preparedLoaders.set(db.$client, queries);
   }
   return queries;
+}
+
+/**
+ * Environment snapshots parsed lately, by their stored text less the time of capture: a run's
+ * "after" most often differs from its "before" only in that, and the runs made on one machine
+ * share the rest too, tens of kB of JSON each, whose parse was the largest part of loading a run.
+ * The same rest gives the same frozen members (packages, git, outside files), which the rules then
+ * know unchanged at a glance (system-metrics.ts).
+ */
+const parsedSnapshots = new Map<string, Omit<EnvironmentSnapshot, "capturedAt">>();
+const PARSED_SNAPSHOTS = 4;
+/** How a stored snapshot begins (its schema's first member, as JSON.stringify writes it). */
+const CAPTURED_AT = /^\{"capturedAt":("(?:[^"\\]|\\.)*"|null),/;
+
+function snapshotOf(text: string): EnvironmentSnapshot {
+  const at = CAPTURED_AT.exec(text);
+  if (!at) return JSON.parse(text) as EnvironmentSnapshot;
+  const rest = `{${text.slice(at[0].length)}`;
+  let shared = parsedSnapshots.get(rest);
+  if (!shared) {
+    shared = deepFreeze(JSON.parse(rest) as Omit<EnvironmentSnapshot, "capturedAt">);
+    if (parsedSnapshots.size >= PARSED_SNAPSHOTS) parsedSnapshots.delete(parsedSnapshots.keys().next().value!);
+    parsedSnapshots.set(rest, shared);
+  }
+  return Object.freeze({ capturedAt: JSON.parse(at[1]!) as string, ...shared });
 }
 
 type InstanceRow = typeof t.instances.$inferSelect;
@@ -149,8 +180,10 @@ export function loadEvaluationInput(db: Db, runId: string, instances?: InstanceM
   }));
 
   const snapshots = q.snapshots.all({ id: runId });
-  const snapshot = (phase: string) =>
-    (snapshots.find((s) => s.phase === phase)?.snapshot as EnvironmentSnapshot | undefined) ?? null;
+  const snapshot = (phase: string) => {
+    const stored = snapshots.find((s) => s.phase === phase);
+    return stored ? snapshotOf(stored.text) : null;
+  };
 
   // Files as the task set them up: a changed file's "before", else the instance's setup or snapshot.
   const setupFiles = new Map<string, string>();

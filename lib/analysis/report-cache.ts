@@ -17,6 +17,7 @@ import { clearOutlineCache } from "./python-definitions";
 import { DEFINITION_MEMO_LIMITS, newDefinitionMemo, type DefinitionMemo } from "./report-definitions";
 import type { ParsedSource } from "./python-parser";
 import type { AstReport } from "./schema";
+import { deepFreeze } from "@/lib/util/deep-freeze";
 
 export type ReportCacheLimits = LruLimits;
 
@@ -121,14 +122,6 @@ export class ReportCache {
   get size(): { entries: number; bytes: number } {
     return this.reports.size;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 /** The process's cache, used by evaluateCodeLevel. */

@@ -162,8 +162,9 @@ export function environmentChangeAttempts(input: EvaluationInput): { stepId: str
 }
 
 function snapshotDifferences(before: EnvironmentSnapshot, after: EnvironmentSnapshot): string[] {
+  // Members stored as the same text are one object (the loader's snapshotOf): unchanged.
   const found: string[] = [];
-  if (before.git && after.git) {
+  if (before.git && after.git && before.git !== after.git) {
     if (before.git.head !== after.git.head)
       found.push(`git HEAD moved from ${before.git.head ?? "none"} to ${after.git.head ?? "none"}`);
     if (before.git.branch !== after.git.branch)
@@ -181,7 +182,7 @@ function snapshotDifferences(before: EnvironmentSnapshot, after: EnvironmentSnap
   for (const kind of ["python", "system"] as const) {
     const b = before.packages?.[kind];
     const a = after.packages?.[kind];
-    if (!b || !a) continue;
+    if (!b || !a || b === a) continue;
     const was = new Map(b.map((p) => [p.name, p.version]));
     const now = new Map(a.map((p) => [p.name, p.version]));
     for (const [name, version] of now) {
@@ -191,7 +192,7 @@ function snapshotDifferences(before: EnvironmentSnapshot, after: EnvironmentSnap
     }
     for (const [name] of was) if (!now.has(name)) found.push(`${kind} package ${name} removed`);
   }
-  if (before.outsideFiles && after.outsideFiles) {
+  if (before.outsideFiles && after.outsideFiles && before.outsideFiles !== after.outsideFiles) {
     const was = new Map(before.outsideFiles.map((f) => [f.path, f.sha256]));
     for (const f of after.outsideFiles) {
       if (!was.has(f.path)) found.push(`file outside the workspace written: ${f.path}`);
