@@ -18,6 +18,7 @@ import type { EvaluatedChange, EvaluationInput } from "@/lib/judge/schema";
 import { METRIC_IDS } from "@/lib/metrics/catalog";
 import type { Instance } from "@/lib/benchmark/schema";
 import type { Db } from "../client";
+import { preparedPerConnection } from "../prepared";
 import * as t from "../schema";
 import { storedWorkspaceManifest } from "./workspace-manifests";
 import { instanceOfRow, type StoredSetupChange } from "./benchmarks";
@@ -101,16 +102,7 @@ function loaderQueries(db: Db) {
   };
 }
 
-const preparedLoaders = new WeakMap<Db["$client"], ReturnType<typeof loaderQueries>>();
-
-function queriesOf(db: Db): ReturnType<typeof loaderQueries> {
-  let queries = preparedLoaders.get(db.$client);
-  if (!queries) {
-    queries = loaderQueries(db);
-    preparedLoaders.set(db.$client, queries);
-  }
-  return queries;
-}
+const queriesOf = preparedPerConnection(loaderQueries);
 
 /**
  * Environment snapshots parsed lately, by their stored text less the time of capture: a run's

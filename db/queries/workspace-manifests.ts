@@ -15,6 +15,7 @@ import {
   type WorkspaceBase,
 } from "@/lib/bundle/workspace-delta";
 import type { Db } from "../client";
+import { preparedPerConnection } from "../prepared";
 import { instanceWorkspaceBase } from "./instance-workspace";
 
 export type WorkspaceMember = typeof BUNDLE_MEMBERS.workspaceBefore | typeof BUNDLE_MEMBERS.workspaceAfter;
@@ -37,14 +38,16 @@ export function storedWorkspaceBase(db: Db, digest: string): WorkspaceBase | nul
   return base;
 }
 
+const memberQuery = preparedPerConnection((db) =>
+  db.$client.prepare<[string, string], { content: Buffer }>(
+    `SELECT c.content AS content FROM run_artifacts a JOIN file_contents c ON c.sha256 = a.sha256
+      WHERE a.run_id = ? AND a.path = ?`,
+  ),
+);
+
 /** The run's stored workspace member as a full manifest, or null when the run has none stored. */
 export function storedWorkspaceManifest(db: Db, runId: string, member: WorkspaceMember): WorkspaceManifest | null {
-  const row = db.$client
-    .prepare<[string, string], { content: Buffer }>(
-      `SELECT c.content AS content FROM run_artifacts a JOIN file_contents c ON c.sha256 = a.sha256
-        WHERE a.run_id = ? AND a.path = ?`,
-    )
-    .get(runId, member);
+  const row = memberQuery(db).get(runId, member);
   if (!row) return null;
   return fullManifestOf(row.content, (digest) => storedWorkspaceBase(db, digest), { bundle: runId, member });
 }
