@@ -7,13 +7,14 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { openDbReadOnly } from "@/db/client";
 import { evaluationStore } from "@/db/queries/evaluation";
-import { stopCompileHelper } from "@/lib/analysis/cpython-check";
+import { stopCompileHelper, setCompileHelperCommand } from "@/lib/analysis/cpython-check";
 import { loadPythonParser } from "@/lib/analysis/python-parser";
 import { judgeRun, ruleRunJudge } from "@/lib/judge/evaluate-runs";
-import type { WorkerReply, WorkerRequest, WorkerSetup } from "./evaluate-workers";
+import type { WorkerData, WorkerReply, WorkerRequest } from "./evaluate-workers";
 
 const port = parentPort!;
-const setup = (workerData as { setup: WorkerSetup }).setup;
+const { setup, compileHelper } = workerData as WorkerData;
+setCompileHelperCommand(compileHelper);
 const db = openDbReadOnly(setup.dbPath);
 const store = evaluationStore(db);
 const judge = ruleRunJudge(setup.judgeId, { force: setup.force, hasArtifact: store.hasArtifact });

@@ -14,12 +14,19 @@ import { Worker } from "node:worker_threads";
 import { build } from "esbuild";
 import type { Db } from "@/db/client";
 import { saveEvaluations, type RunEvaluation } from "@/db/queries/evaluation";
+import { compileHelperCommand, type HelperCommand } from "@/lib/analysis/cpython-check";
 import { countViolations, type EvaluationSummary, type JudgedRun } from "@/lib/judge/evaluate-runs";
 
 export interface WorkerSetup {
   dbPath: string;
   judgeId: number;
   force: boolean;
+}
+
+/** What a worker is started with: the setup, and how to start its CPython helper (probed here once). */
+export interface WorkerData {
+  setup: WorkerSetup;
+  compileHelper: HelperCommand;
 }
 
 export type WorkerRequest = { close?: false; runIds: string[] } | { close: true };
@@ -151,12 +158,14 @@ export async function evaluateRunsInWorkers(
 
   const count = Math.max(1, Math.min(options.workers, pending.length));
   const bundle = await workerBundle();
+  // Probed once here, not once per thread (about a second each).
+  const compileHelper = await compileHelperCommand();
   await Promise.all(
     Array.from(
       { length: count },
       () =>
         new Promise<void>((resolve) => {
-          const worker = new Worker(bundle, { workerData: { setup } });
+          const worker = new Worker(bundle, { workerData: { setup, compileHelper } satisfies WorkerData });
           const held: string[][] = [];
           let closing = false;
           const sendNext = () => {

@@ -96,6 +96,18 @@ export async function compileHelperCommand(code = fs.readFileSync(SCRIPT, "utf8"
   return { file: "bwrap", args: [...bwrap.args, ...python], env: { ...env, PATH: bwrap.path }, isolated: true };
 }
 
+/** The command set by setCompileHelperCommand, when another thread probed it. */
+let givenCommand: HelperCommand | null = null;
+
+/**
+ * Starts this thread's helper with `command`, compileHelperCommand's answer in another thread of
+ * the process (evaluate-workers.ts): a worker thread then skips the probes (python3, node and
+ * bubblewrap started once each), which took about a second per thread.
+ */
+export function setCompileHelperCommand(command: HelperCommand): void {
+  givenCommand = command;
+}
+
 let bubblewrapProbe: Promise<{ args: string[]; path: string } | null> | null = null;
 
 /**
@@ -146,7 +158,7 @@ class CompileHelper {
         `${filename} is too large to compile-check (${bytes} bytes as a request, limit ${CPYTHON_CHECK_LIMITS.maxRequestBytes})`,
       );
     }
-    await ensurePython();
+    if (!givenCommand) await ensurePython();
     return new Promise((resolve, reject) => {
       this.inFlight.push({ id, line, filename, resolve, reject });
       void this.send(this.inFlight.at(-1)!);
@@ -174,7 +186,7 @@ class CompileHelper {
 
   private process(): Promise<ChildProcess> {
     if (this.child) return Promise.resolve(this.child);
-    this.starting ??= compileHelperCommand().then((command) => {
+    this.starting ??= (givenCommand ? Promise.resolve(givenCommand) : compileHelperCommand()).then((command) => {
       const child = spawn(command.file, command.args, { env: command.env, cwd: "/", stdio: ["pipe", "pipe", "pipe"] });
       this.child = child;
       this.starting = null;
