@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDb } from "@/db/client";
+import { createDb, type Db } from "@/db/client";
 import type { CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
 import { testDataPath } from "@/lib/test-support/test-data";
@@ -79,6 +79,15 @@ export async function realRunsDb(source: RealRunsSource, cacheDir: string, io: C
 }
 
 /** A one-line description of the runs: how many, of which repositories and subtasks. */
+/** The DevEval samples the runs come from (an instance without one counts as its own). */
+export function samplesOf(db: Db): number {
+  return db.$client
+    .prepare<[], { n: number }>(
+      "SELECT count(DISTINCT coalesce(i.source_sample, r.instance_id)) AS n FROM runs r JOIN instances i ON i.id = r.instance_id",
+    )
+    .get()!.n;
+}
+
 export function describeRuns(dbPath: string): string {
   const db = createDb(dbPath);
   try {
@@ -93,7 +102,7 @@ export function describeRuns(dbPath: string): string {
         .map(([k, n]) => `${k} ${n}`)
         .join(", ");
     const repos = rows.map((r) => r.project?.split("/").at(-1) ?? "(no repository)");
-    return `${rows.length} runs; repositories: ${tally(repos)}; subtasks: ${tally(rows.map((r) => r.subtask))}`;
+    return `${rows.length} runs of ${samplesOf(db)} DevEval samples; repositories: ${tally(repos)}; subtasks: ${tally(rows.map((r) => r.subtask))}`;
   } finally {
     db.$client.close();
   }
