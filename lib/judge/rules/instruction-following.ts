@@ -2,9 +2,9 @@
  * Instruction Following by task-specific rules: did the agent do what was asked? (Doing only it is
  * what the other ten metrics check.)
  */
+import type { Tree } from "web-tree-sitter";
 import { decodePythonText } from "@/lib/analysis/ast-report";
 import { listFunctionDefinitions, type FunctionDefinition } from "@/lib/analysis/python-definitions";
-import type { Tree } from "web-tree-sitter";
 import { parsePython, parsePythonEdited, firstSyntaxError } from "@/lib/analysis/python-parser";
 import { ReportCache, reportCache } from "@/lib/analysis/report-cache";
 import { answerDefinition, mergeSnippet } from "@/lib/analysis/snippet";
@@ -21,8 +21,10 @@ const IF = "instruction_following" as const;
  * the tree a fresh parse gives, sooner; else parsed.
  */
 function parseFrom(content: string, before: string | null): Promise<Tree> {
+  // Only when it is this very text: the cache keys by the text with its line endings made LF,
+  // and a file with bare CR endings parses otherwise.
   const own = reportCache.tree(ReportCache.keyOf(decodePythonText(content)));
-  if (own) return Promise.resolve(own.tree.copy());
+  if (own && own.text === content) return Promise.resolve(own.tree.copy());
   const base = before === null ? undefined : reportCache.tree(ReportCache.keyOf(decodePythonText(before)));
   return base ? parsePythonEdited(content, base) : parsePython(content);
 }
