@@ -79,6 +79,8 @@ export interface HelperCommand {
  * the Python program to run (compile_check.py; tests pass a probe to see what it can reach).
  */
 export async function compileHelperCommand(code = fs.readFileSync(SCRIPT, "utf8")): Promise<HelperCommand> {
+  // First, so that a missing python3 is said as such (a thread given this command does not probe).
+  await ensurePython();
   const python = [
     "python3",
     "-I",
