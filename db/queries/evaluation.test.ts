@@ -71,6 +71,21 @@ describe("evaluation queries", () => {
       .prepare("UPDATE environment_snapshots SET snapshot = ? WHERE run_id = ? AND phase = 'after'")
       .run(JSON.stringify(reordered), runs[1]!.manifest.runId);
     expect(loadEvaluationInput(db, runs[1]!.manifest.runId).environmentAfter).toEqual(reordered);
+    // Whatever the text, what is read is JSON.parse's: an escaped quote in the time, a snapshot
+    // with nothing after it, and a trailing comma (which JSON.parse refuses).
+    const store = (text: string) =>
+      db.$client
+        .prepare("UPDATE environment_snapshots SET snapshot = ? WHERE run_id = ? AND phase = 'after'")
+        .run(text, runs[1]!.manifest.runId);
+    const escaped = JSON.stringify({ ...other, capturedAt: 'x\\"y' });
+    store(escaped);
+    expect(loadEvaluationInput(db, runs[1]!.manifest.runId).environmentAfter).toEqual(JSON.parse(escaped));
+    store('{"capturedAt":"2026-01-01T00:00:00.000Z"}');
+    expect(loadEvaluationInput(db, runs[1]!.manifest.runId).environmentAfter).toEqual({
+      capturedAt: "2026-01-01T00:00:00.000Z",
+    });
+    store('{"capturedAt":"2026-01-01T00:00:00.000Z",}');
+    expect(() => loadEvaluationInput(db, runs[1]!.manifest.runId)).toThrow(SyntaxError);
   });
 
   it("stores a judge's verdicts per run, replacing them on re-evaluation, and knows what is pending", () => {

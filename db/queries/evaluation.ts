@@ -12,6 +12,7 @@ import {
 } from "@/lib/bundle/schema";
 import { sha256Hex } from "@/lib/bundle/parse";
 import { deepFreeze } from "@/lib/util/deep-freeze";
+import { LruCache } from "@/lib/util/lru-cache";
 import { AppError } from "@/lib/errors/app-error";
 import type { EvaluationStore, NewArtifact } from "@/lib/judge/evaluate-runs";
 import type { EvaluatedChange, EvaluationInput } from "@/lib/judge/schema";
@@ -111,10 +112,12 @@ const queriesOf = preparedPerConnection(loaderQueries);
  * The same rest gives the same frozen members (packages, git, outside files), which the rules then
  * know unchanged at a glance (system-metrics.ts).
  */
-const parsedSnapshots = new Map<string, Omit<EnvironmentSnapshot, "capturedAt">>();
-const PARSED_SNAPSHOTS = 4;
-/** How a stored snapshot begins (its schema's first member, as JSON.stringify writes it). */
-const CAPTURED_AT = /^\{"capturedAt":("(?:[^"\\]|\\.)*"|null),/;
+const parsedSnapshots = new LruCache<Omit<EnvironmentSnapshot, "capturedAt">>({ entries: 4, bytes: 16 * 1024 * 1024 });
+/**
+ * How a stored snapshot begins (its schema's first member, as JSON.stringify writes it), more
+ * members after it: any other text is parsed whole.
+ */
+const CAPTURED_AT = /^\{"capturedAt":("(?:[^"\\]|\\.)*"|null),(?!\s*\})/;
 
 function snapshotOf(text: string): EnvironmentSnapshot {
   const at = CAPTURED_AT.exec(text);
@@ -123,8 +126,7 @@ function snapshotOf(text: string): EnvironmentSnapshot {
   let shared = parsedSnapshots.get(rest);
   if (!shared) {
     shared = deepFreeze(JSON.parse(rest) as Omit<EnvironmentSnapshot, "capturedAt">);
-    if (parsedSnapshots.size >= PARSED_SNAPSHOTS) parsedSnapshots.delete(parsedSnapshots.keys().next().value!);
-    parsedSnapshots.set(rest, shared);
+    parsedSnapshots.set(rest, shared, 2 * rest.length);
   }
   return Object.freeze({ capturedAt: JSON.parse(at[1]!) as string, ...shared });
 }
