@@ -275,7 +275,7 @@ async function measure(
       const p95 = percentile(times, 0.95);
       worst = Math.max(worst, p95);
       io.stdout.write(
-        `${c.label.padEnd(32)} ${percentile(times, 0.5).toFixed(0).padStart(8)} ${p95.toFixed(0).padStart(8)} ${times[times.length - 1]!.toFixed(0).padStart(8)} ${percentile(firstBytes, 0.5).toFixed(0).padStart(15)}\n`,
+        `${c.label.padEnd(32)} ${percentile(times, 0.5).toFixed(0).padStart(8)} ${p95.toFixed(0).padStart(8)} ${times[times.length - 1]!.toFixed(0).padStart(8)} ${(Number.isNaN(percentile(firstBytes, 0.5)) ? "n/a" : percentile(firstBytes, 0.5).toFixed(0)).padStart(15)}\n`,
       );
     }
     io.stdout.write(

@@ -78,7 +78,6 @@ export async function realRunsDb(source: RealRunsSource, cacheDir: string, io: C
   return dbPath;
 }
 
-/** A one-line description of the runs: how many, of which repositories and subtasks. */
 /** The DevEval samples the runs come from (an instance without one counts as its own). */
 export function samplesOf(db: Db): number {
   return db.$client
@@ -88,6 +87,7 @@ export function samplesOf(db: Db): number {
     .get()!.n;
 }
 
+/** A one-line description of the runs: how many, of how many samples, of which repositories and subtasks. */
 export function describeRuns(dbPath: string): string {
   const db = createDb(dbPath);
   try {
