@@ -14,6 +14,7 @@ import { EXTERNAL_SUBTASK } from "@/lib/benchmark/subtasks";
 import { AppError } from "@/lib/errors/app-error";
 import { canonicalJson } from "@/lib/util/canonical-json";
 import type { Db } from "../client";
+import { preparedPerConnection } from "../prepared";
 import { instanceRow } from "./benchmarks";
 import { indexRunText } from "./run-search";
 import { ensureJudge, writeVerdicts } from "./verdicts";
@@ -255,30 +256,23 @@ interface HotStatements {
   insertStep: Statement<[StepRow]>;
   insertArtifact: Statement<[string, string, string, string, number]>;
 }
-const hotStatementCache = new WeakMap<Db, HotStatements>();
-
-function hotStatements(db: Db): HotStatements {
-  let cached = hotStatementCache.get(db);
-  if (!cached) {
-    const sqlite = db.$client;
-    cached = {
-      insertContent: sqlite.prepare(
-        "INSERT INTO file_contents (sha256, size, is_text, content) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-      ),
-      insertStep: sqlite.prepare(
-        `INSERT INTO trajectory_steps (run_id, position, step_id, kind, role, timestamp, text, tool_name, tool_arguments,
-           call_id, command, exit_code, is_error, path, duration_ms, input_tokens, output_tokens)
-         VALUES (@runId, @position, @stepId, @kind, @role, @timestamp, @text, @toolName, @toolArguments,
-           @callId, @command, @exitCode, @isError, @path, @durationMs, @inputTokens, @outputTokens)`,
-      ),
-      insertArtifact: sqlite.prepare(
-        "INSERT INTO run_artifacts (run_id, path, kind, sha256, size) VALUES (?, ?, ?, ?, ?)",
-      ),
-    };
-    hotStatementCache.set(db, cached);
-  }
-  return cached;
-}
+const hotStatements = preparedPerConnection((db): HotStatements => {
+  const sqlite = db.$client;
+  return {
+    insertContent: sqlite.prepare(
+      "INSERT INTO file_contents (sha256, size, is_text, content) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
+    insertStep: sqlite.prepare(
+      `INSERT INTO trajectory_steps (run_id, position, step_id, kind, role, timestamp, text, tool_name, tool_arguments,
+         call_id, command, exit_code, is_error, path, duration_ms, input_tokens, output_tokens)
+       VALUES (@runId, @position, @stepId, @kind, @role, @timestamp, @text, @toolName, @toolArguments,
+         @callId, @command, @exitCode, @isError, @path, @durationMs, @inputTokens, @outputTokens)`,
+    ),
+    insertArtifact: sqlite.prepare(
+      "INSERT INTO run_artifacts (run_id, path, kind, sha256, size) VALUES (?, ?, ?, ?, ?)",
+    ),
+  };
+});
 
 /** A trajectory_steps row as SQLite stores it (JSON as text, booleans as 0/1). */
 interface StepRow {

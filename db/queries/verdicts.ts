@@ -2,12 +2,12 @@
  * Judges and their verdicts: the one place a verdict row is written, whether it came in a bundle
  * (run-import.ts), from a judge (evaluation.ts) or from the scale seeder (synthetic-runs.ts).
  */
-import type { Database, Statement } from "better-sqlite3";
 import { and, eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors/app-error";
 import type { VerdictUsage } from "@/lib/judge/evaluate-runs";
 import type { VerdictDraft } from "@/lib/judge/schema";
 import type { Db } from "../client";
+import { preparedPerConnection } from "../prepared";
 import * as t from "../schema";
 
 export interface JudgeIdentity {
@@ -72,18 +72,14 @@ const UPSERT = `INSERT INTO verdicts
 type UpsertArgs = [string, string, number, string, string, string, string, ...(string | number | null)[]];
 
 /** Prepared once per connection: the scale seeder writes 22 verdicts for each of up to 100,000 runs. */
-const upserts = new WeakMap<Database, Statement<UpsertArgs>>();
+const upsertOf = preparedPerConnection((db) => db.$client.prepare<UpsertArgs>(UPSERT));
 
 /**
  * Writes each entry's verdict on the run, replacing the verdict of the same metric and judge. Call
  * it inside the caller's transaction (all of a run's verdicts, and whatever goes with them, at once).
  */
 export function writeVerdicts(db: Db, runId: string, entries: readonly VerdictEntry[]): void {
-  let upsert = upserts.get(db.$client);
-  if (!upsert) {
-    upsert = db.$client.prepare<UpsertArgs>(UPSERT);
-    upserts.set(db.$client, upsert);
-  }
+  const upsert = upsertOf(db);
   for (const entry of entries) upsert.run(...verdictColumns(runId, entry));
 }
 
