@@ -14,6 +14,10 @@
  * first run analyzes the original, the others reuse its report. The first --warmup repetitions
  * are not counted, on either side (the JIT took hundreds of pairs to settle: with one repetition
  * of warm-up, the median of 5 was 203-249 pairs/s where the same code settles at 340).
+ *
+ * Last, what web-tree-sitter alone costs per original on the same files (its parse, and one visit
+ * of every node of the tree), per pair at --runs-per-file: the part of a pair's time that no
+ * analysis through web-tree-sitter can avoid, beside ours and what 2x the reference allows.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -23,9 +27,10 @@ import readline from "node:readline";
 import { performance } from "node:perf_hooks";
 import { analyzePython } from "@/lib/analysis/ast-report";
 import { evaluateCodeLevel } from "@/lib/analysis/code-metrics";
-import { loadPythonParser } from "@/lib/analysis/python-parser";
+import { loadPythonParser, parsePython } from "@/lib/analysis/python-parser";
 import { clearReportCache } from "@/lib/analysis/report-cache";
 import type { FunctionEntry } from "@/lib/analysis/schema";
+import type { Node } from "web-tree-sitter";
 import { cliCommand, integerOption, parseCli, textOption } from "@/lib/cli/args";
 import { isEntryPoint, runMain, type CliIo } from "@/lib/cli/run-cli";
 import { AppError } from "@/lib/errors/app-error";
@@ -187,6 +192,50 @@ async function startReference(dir: string, call: string) {
   };
 }
 
+/** Nodes under `root`, root included, each read as a normalizer reads a token: its type and extent. */
+function visitEveryNode(root: Node): number {
+  let visited = 0;
+  const pending: Node[] = [root];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    // Each read is a call into WebAssembly, as it is for the analysis.
+    const { type, startIndex, endIndex } = node;
+    if (type && endIndex >= startIndex) visited++;
+    for (const child of node.children) if (child) pending.push(child);
+  }
+  return visited;
+}
+
+/**
+ * What web-tree-sitter alone costs per original, before any analysis: its parse, and one visit of
+ * every node of the tree (an analysis that normalizes every function body reads about that many).
+ * Milliseconds per original, the median of `repetitions` passes over the instances after as many
+ * not counted; `nodes`: the mean per original.
+ */
+async function treeSitterFloor(instances: readonly Instance[], { warmup, repetitions }: Repetitions) {
+  const parseMs: number[] = [];
+  const visitMs: number[] = [];
+  let nodes = 0;
+  for (let repetition = 0; repetition < warmup + repetitions; repetition++) {
+    let parsing = 0;
+    let visiting = 0;
+    nodes = 0;
+    for (const instance of instances) {
+      const started = performance.now();
+      const tree = await parsePython(`${instance.original.replace(/\n?$/, "\n")}# floor: repetition ${repetition}\n`);
+      const parsed = performance.now();
+      nodes += visitEveryNode(tree.rootNode);
+      visiting += performance.now() - parsed;
+      parsing += parsed - started;
+      tree.delete();
+    }
+    if (repetition >= warmup) {
+      parseMs.push(parsing / instances.length);
+      visitMs.push(visiting / instances.length);
+    }
+  }
+  return { parseMs: median(parseMs), visitMs: median(visitMs), nodes: nodes / instances.length };
+}
+
 /**
  * Ours and, when given, the reference, repetition by repetition in turn (both see the machine as
  * it is then: on a shared host the reference alone moved between 170 and 340 pairs/s within
@@ -260,6 +309,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         `per repetition ${each[0]!.toFixed(2)}-${each.at(-1)!.toFixed(2)}x`,
     );
   }
+  // Where the time can go: the originals' parse and one visit of their nodes are paid whatever the
+  // analysis does, once per instance (its runs share the original's report).
+  const floor = await treeSitterFloor(instances, args);
+  const floorPerPair = (floor.parseMs + floor.visitMs) / args.runsPerFile;
+  say(
+    `web-tree-sitter alone, per original (${floor.nodes.toFixed(0)} nodes): parse ${floor.parseMs.toFixed(2)} ms, ` +
+      `one visit of every node ${floor.visitMs.toFixed(2)} ms; ${floorPerPair.toFixed(2)} ms per pair at ` +
+      `${args.runsPerFile} runs per file, before any analysis; ours takes ${(1000 / ours).toFixed(2)} ms per pair` +
+      (reference ? `, 2x the reference allows ${(1000 / (2 * median(rates.theirs))).toFixed(2)}` : "") +
+      ` (${loadAverage()})`,
+  );
   return 0;
 }
 
