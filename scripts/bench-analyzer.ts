@@ -16,8 +16,9 @@
  * of warm-up, the median of 5 was 203-249 pairs/s where the same code settles at 340).
  *
  * Last, what web-tree-sitter alone costs per original on the same files (its parse, and one visit
- * of every node of the tree), per pair at --runs-per-file: the part of a pair's time that no
- * analysis through web-tree-sitter can avoid, beside ours and what 2x the reference allows.
+ * of every node of the tree), per pair at --runs-per-file: the part of a pair's time that an
+ * analysis through web-tree-sitter cannot avoid while it reads every function body (the AST
+ * report holds each one normalized), beside ours and what 2x the reference allows.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
