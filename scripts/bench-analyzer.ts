@@ -300,9 +300,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     reference?.stop();
   }
   const ours = median(rates.ours);
+  const theirs = reference ? median(rates.theirs) : null;
   say(`evaluateCodeLevel: ${ours.toFixed(0)} pairs/s (${loadAverage()})`);
-  if (reference) {
-    const theirs = median(rates.theirs);
+  if (theirs !== null) {
     const each = rates.ours.map((rate, i) => rate / rates.theirs[i]!).sort((a, b) => a - b);
     say(`reference ${args.referenceCall}: ${theirs.toFixed(0)} pairs/s, run in turn with ours (${loadAverage()})`);
     say(
@@ -318,7 +318,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     `web-tree-sitter alone, per original (${floor.nodes.toFixed(0)} nodes): parse ${floor.parseMs.toFixed(2)} ms, ` +
       `one visit of every node ${floor.visitMs.toFixed(2)} ms; ${floorPerPair.toFixed(2)} ms per pair at ` +
       `${args.runsPerFile} runs per file, before any analysis; ours takes ${(1000 / ours).toFixed(2)} ms per pair` +
-      (reference ? `, 2x the reference allows ${(1000 / (2 * median(rates.theirs))).toFixed(2)}` : "") +
+      (theirs !== null ? `, 2x the reference allows ${(1000 / (2 * theirs)).toFixed(2)}` : "") +
       ` (${loadAverage()})`,
   );
   return 0;

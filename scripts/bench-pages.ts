@@ -273,9 +273,10 @@ async function measure(
       times.sort((a, b) => a - b);
       firstBytes.sort((a, b) => a - b);
       const p95 = percentile(times, 0.95);
+      const firstByte = percentile(firstBytes, 0.5);
       worst = Math.max(worst, p95);
       io.stdout.write(
-        `${c.label.padEnd(32)} ${percentile(times, 0.5).toFixed(0).padStart(8)} ${p95.toFixed(0).padStart(8)} ${times[times.length - 1]!.toFixed(0).padStart(8)} ${(Number.isNaN(percentile(firstBytes, 0.5)) ? "n/a" : percentile(firstBytes, 0.5).toFixed(0)).padStart(15)}\n`,
+        `${c.label.padEnd(32)} ${percentile(times, 0.5).toFixed(0).padStart(8)} ${p95.toFixed(0).padStart(8)} ${times[times.length - 1]!.toFixed(0).padStart(8)} ${(Number.isNaN(firstByte) ? "n/a" : firstByte.toFixed(0)).padStart(15)}\n`,
       );
     }
     io.stdout.write(

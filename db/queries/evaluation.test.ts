@@ -52,11 +52,13 @@ describe("evaluation queries", () => {
     expect(second.environmentAfter!.git).toBe(first.environmentBefore!.git);
     expect(Object.isFrozen(first.environmentBefore!.git)).toBe(true);
     expect(Object.isFrozen(first.environmentBefore)).toBe(true);
+    const store = (text: string) =>
+      db.$client
+        .prepare("UPDATE environment_snapshots SET snapshot = ? WHERE run_id = ? AND phase = 'after'")
+        .run(text, runs[1]!.manifest.runId);
     // A snapshot stored as other text has its own members.
     const other = { ...runs[1]!.environmentAfter!, git: { ...runs[1]!.environmentAfter!.git!, branch: "other" } };
-    db.$client
-      .prepare("UPDATE environment_snapshots SET snapshot = ? WHERE run_id = ? AND phase = 'after'")
-      .run(JSON.stringify(other), runs[1]!.manifest.runId);
+    store(JSON.stringify(other));
     const changed = loadEvaluationInput(db, runs[1]!.manifest.runId);
     expect(changed.environmentAfter).toEqual(other);
     expect(changed.environmentAfter!.git).not.toBe(changed.environmentBefore!.git);
@@ -67,16 +69,10 @@ describe("evaluation queries", () => {
       packages: other.packages,
       outsideFiles: other.outsideFiles,
     };
-    db.$client
-      .prepare("UPDATE environment_snapshots SET snapshot = ? WHERE run_id = ? AND phase = 'after'")
-      .run(JSON.stringify(reordered), runs[1]!.manifest.runId);
+    store(JSON.stringify(reordered));
     expect(loadEvaluationInput(db, runs[1]!.manifest.runId).environmentAfter).toEqual(reordered);
     // Whatever the text, what is read is JSON.parse's: an escaped quote in the time, a snapshot
     // with nothing after it, and a trailing comma (which JSON.parse refuses).
-    const store = (text: string) =>
-      db.$client
-        .prepare("UPDATE environment_snapshots SET snapshot = ? WHERE run_id = ? AND phase = 'after'")
-        .run(text, runs[1]!.manifest.runId);
     const escaped = JSON.stringify({ ...other, capturedAt: 'x\\"y' });
     store(escaped);
     expect(loadEvaluationInput(db, runs[1]!.manifest.runId).environmentAfter).toEqual(JSON.parse(escaped));
